@@ -1,0 +1,172 @@
+"""Everything derived from a validated spec, computed once for every emitter:
+raw fixed-point values, the parameter/command table, zones, the spec hash.
+Templates only render what is here."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from pysim.fxdecimal import format_raw, from_number, to_float
+
+from . import VERSION
+from .rules.catalog import CATALOG, RuleDef
+from .spec_checks import frac_bits
+from .spec_model import Spec
+
+
+def spec_hash(spec: Spec) -> str:
+    """16 hex digits of SHA-256 over the canonical JSON of the validated spec
+    (comments and layout do not count; every value does)."""
+    canon = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def _text(v) -> str:
+    """The spec's own decimal text of a number (0.0005, not 0.00050000001)."""
+    if isinstance(v, float):
+        d = Decimal(repr(v))
+        s = format(d, "f")
+        return s.rstrip("0").rstrip(".") if "." in s else s
+    return str(v)
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    index: int
+    name: str
+    id: int
+    type: str
+    tunable: bool
+    unit: str
+    description: str
+    default: str  # the spec's decimal text
+    min: str
+    max: str
+    default_raw: int
+    min_raw: int
+    max_raw: int
+
+    @property
+    def upper(self) -> str:
+        return self.name.upper()
+
+    @property
+    def c_type(self) -> str:
+        return "fx" if self.type == "fixed" else "int32_t"
+
+
+@dataclass(frozen=True)
+class QuantRow:
+    name: str
+    field: str  # default / min / max
+    text: str
+    raw: int
+    represents: str  # exact decimal of raw
+    rel_error: float  # (represented - intended) / intended; 0 when exact
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    index: int
+    name: str
+    defn: RuleDef
+    refs: dict  # role -> parameter name
+
+    def c(self, role: str) -> str:
+        return f"P->{self.refs[role]}"
+
+    def py(self, role: str) -> str:
+        return f"P.{self.refs[role]}"
+
+
+@dataclass(frozen=True)
+class GenModel:
+    spec: Spec
+    source: str
+    hash: str
+    tool_version: str
+    frac_bits: int
+    params: tuple[ParamInfo, ...]
+    rules: tuple[RuleInfo, ...]
+    zones: dict = field(default_factory=dict)  # zone -> range parameter name
+    quant: tuple[QuantRow, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def box_range(self) -> str | None:
+        """The range of the pair loop's cheap box test: the outer zone's."""
+        return self.zones.get("visual") or self.zones.get("protected")
+
+    @property
+    def tunable(self) -> tuple[ParamInfo, ...]:
+        return tuple(p for p in self.params if p.tunable)
+
+    def param(self, name: str) -> ParamInfo:
+        return next(p for p in self.params if p.name == name)
+
+
+def _exact_decimal(raw: int, fb: int) -> str:
+    d = Decimal(raw) / (Decimal(2) ** fb)
+    s = format(d, "f")
+    return s.rstrip("0").rstrip(".") if "." in s else s
+
+
+def build_model(spec: Spec, source: str | Path) -> GenModel:
+    fb = frac_bits(spec)
+    params = []
+    quant = []
+    used_ids = {p.id for p in spec.params.values() if p.id is not None}
+    next_id = 0
+    for index, (name, p) in enumerate(spec.params.items()):
+        pid = p.id
+        if pid is None:
+            while next_id in used_ids:
+                next_id += 1
+            pid = next_id
+            used_ids.add(pid)
+        raws = {}
+        for key in ("default", "min", "max"):
+            v = getattr(p, key)
+            if p.type == "int":
+                raws[key] = int(v)
+                continue
+            raw = from_number(v, fb)
+            raws[key] = raw
+            intended = Decimal(_text(v))
+            represented = Decimal(raw) / (Decimal(2) ** fb)
+            rel = 0.0 if intended == represented else (
+                float((represented - intended) / intended) if intended != 0 else float("inf"))
+            quant.append(QuantRow(name, key, _text(v), raw, _exact_decimal(raw, fb), rel))
+        params.append(ParamInfo(
+            index=index, name=name, id=pid, type=p.type, tunable=p.tunable, unit=p.unit,
+            description=p.description, default=_text(p.default), min=_text(p.min), max=_text(p.max),
+            default_raw=raws["default"], min_raw=raws["min"], max_raw=raws["max"],
+        ))
+    rules = []
+    zones: dict[str, str] = {}
+    for i, r in enumerate(spec.rules):
+        d = CATALOG[r.rule]
+        refs = {role: getattr(r, role) for role in d.roles}
+        rules.append(RuleInfo(i, r.rule, d, refs))
+        if d.zone:
+            zones.setdefault(d.zone, refs["range"])
+    src = Path(source)
+    source_name = f"{src.parent.name}/{src.name}" if src.parent.name else src.name
+    return GenModel(
+        spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
+        frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, quant=tuple(quant),
+    )
+
+
+def raw_text(raw: int, fb: int) -> str:
+    return format_raw(raw, fb)
+
+
+def raw_float(raw: int, fb: int) -> float:
+    return to_float(raw, fb)

@@ -1,0 +1,70 @@
+"""Render a GenModel into files: templates only, in memory first, written
+only when every file rendered. Output is byte-identical on every run."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from .model import GenModel
+
+HERE = Path(__file__).parent
+RUNTIME_DIR = HERE.parent / "firmware_runtime"
+
+FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
+                  "boids_flock.c", "boids_app.c", "Makefile")
+
+
+def _env() -> Environment:
+    return Environment(
+        loader=FileSystemLoader([str(HERE / "templates"), str(HERE)]),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=StrictUndefined, autoescape=False,
+    )
+
+
+def render(m: GenModel) -> dict[str, str]:
+    """Relative path -> file text, for every generated file."""
+    env = _env()
+    names = sorted({r.name for r in m.rules})
+    rule_c = {n: env.get_template(f"rules/{n}/rule.c.j2").module for n in names}
+    rule_py = {n: env.get_template(f"rules/{n}/rule.py.j2").module for n in names}
+    ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py)
+    out = {}
+    for f in FIRMWARE_FILES:
+        out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
+    out["python/boids_model.py"] = env.get_template("python/boids_model.py.j2").render(ctx)
+    return dict(sorted(out.items()))
+
+
+def differing(files: dict[str, str], outdir: Path) -> list[str]:
+    """Files whose committed text differs from a fresh render (or is missing),
+    plus stray files in the output folders that no longer get generated."""
+    bad = [rel for rel, text in files.items()
+           if not (outdir / rel).is_file() or (outdir / rel).read_text(encoding="utf-8") != text]
+    for sub in ("firmware", "python"):
+        d = outdir / sub
+        if d.is_dir():
+            for p in sorted(d.iterdir()):
+                rel = f"{sub}/{p.name}"
+                if p.is_file() and rel not in files and p.name != "__pycache__":
+                    bad.append(rel + " (not generated any more)")
+    return bad
+
+
+def write(files: dict[str, str], outdir: Path) -> list[str]:
+    """Write changed files atomically (temp file + rename); returns those written."""
+    written = []
+    for rel, text in files.items():
+        dest = outdir / rel
+        if dest.is_file() and dest.read_text(encoding="utf-8") == text:
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, dest)
+        written.append(rel)
+    return written

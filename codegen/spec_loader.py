@@ -1,0 +1,182 @@
+"""Load a spec file: YAML with positions -> Pydantic model -> semantic checks.
+
+Every error is reported with the file, line and column of the YAML node at
+fault (ruamel.yaml keeps them), and all errors are collected before failing,
+so one run shows everything that is wrong.
+"""
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from .spec_errors import SpecError, SpecIssue
+from .spec_model import Spec
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt")
+    y.allow_duplicate_keys = False
+    return y
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse YAML keeping positions; syntax errors become SpecError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpecError([SpecIssue(str(path), 1, 1, "", f"cannot read spec: {e.strerror}")]) from None
+    try:
+        return _yaml().load(text)
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        reason = " ".join(str(x) for x in (e.context, e.problem) if x)
+        if "duplicate key" in reason:
+            reason = reason.replace("found duplicate key", "duplicate name")
+        raise SpecError([SpecIssue(str(path), line, col, "", reason.strip())]) from None
+
+
+class Locator:
+    """Maps a Pydantic error location (a tuple path) to a YAML line:col."""
+
+    def __init__(self, path: str, root: Any) -> None:
+        self.path = path
+        self.root = root
+
+    def find(self, loc: tuple, key_itself: bool = False) -> tuple[int, int, str]:
+        node = self.root
+        line, col = 1, 1
+        fields: list[str] = []
+        for i, part in enumerate(loc):
+            last = i == len(loc) - 1
+            if isinstance(node, CommentedMap):
+                if part not in node:
+                    # a discriminated-union tag (rules.0.separation...) is not a key
+                    if node.get("rule") == part:
+                        continue
+                    break
+                if key_itself and last:
+                    ln, cl = node.lc.key(part)
+                else:
+                    ln, cl = node.lc.value(part)
+                line, col = ln + 1, cl + 1
+                fields.append(str(part))
+                node = node[part]
+            elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+                ln, cl = node.lc.item(part)
+                line, col = ln + 1, cl + 1
+                fields.append(str(part))
+                node = node[part]
+            else:
+                break
+        return line, col, ".".join(fields)
+
+    def issue(self, loc: tuple, reason: str, key_itself: bool = False) -> SpecIssue:
+        line, col, field = self.find(loc, key_itself)
+        return SpecIssue(self.path, line, col, field, reason)
+
+
+def _known_keys(loc: tuple) -> list[str]:
+    """Field names valid at loc's parent, for 'did you mean' hints."""
+    from . import spec_model as m
+
+    model: Any = m.Spec
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        if model is m.Spec and part == "params":
+            model = "params"
+            continue
+        if model == "params":
+            model = m.Param
+            continue
+        if model is m.Spec and part == "rules":
+            model = "rules"
+            continue
+        if model == "rules":
+            from .rules.catalog import RULE_MODELS
+
+            model = RULE_MODELS.get(part)
+            if model is None:
+                return []
+            continue
+        fld = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+        if fld is None:
+            return []
+        model = fld.annotation
+    return list(model.model_fields) if hasattr(model, "model_fields") else []
+
+
+def _pydantic_issues(err: ValidationError, loc8: Locator) -> list[SpecIssue]:
+    out = []
+    for e in err.errors(include_url=False):
+        loc = tuple(e["loc"])
+        kind = e["type"]
+        if kind == "extra_forbidden":
+            key = loc[-1]
+            reason = f"unknown key '{key}'"
+            near = difflib.get_close_matches(str(key), _known_keys(loc), n=1)
+            if near:
+                reason += f" (did you mean '{near[0]}'?)"
+            out.append(loc8.issue(loc, reason, key_itself=True))
+            continue
+        if kind == "missing":
+            line, col, field = loc8.find(loc[:-1])
+            fname = ".".join([field, str(loc[-1])]) if field else str(loc[-1])
+            out.append(SpecIssue(loc8.path, line, col, fname, "required key is missing"))
+            continue
+        if kind == "union_tag_invalid":
+            from .rules.catalog import RULE_MODELS
+
+            out.append(loc8.issue(loc + ("rule",), f"unknown rule; known rules: {', '.join(sorted(RULE_MODELS))}"))
+            continue
+        if kind == "union_tag_not_found":
+            out.append(loc8.issue(loc, "each rule needs a 'rule:' key naming it"))
+            continue
+        msg = e["msg"]
+        if "input" in e and kind.endswith(("_type", "_parsing")):
+            msg += f", got {e['input']!r}"
+        out.append(loc8.issue(loc, msg))
+    return out
+
+
+def load_spec(path: str | Path) -> tuple[Spec, Locator]:
+    """Load and fully validate a spec. Raises SpecError listing every issue."""
+    from .spec_checks import semantic_issues
+
+    p = Path(path)
+    data = read_yaml(p)
+    loc8 = Locator(str(path), data)
+    if not isinstance(data, CommentedMap):
+        raise SpecError([SpecIssue(str(path), 1, 1, "", "a spec is a YAML mapping (name:, params:, rules:, ...)")])
+    try:
+        spec = Spec.model_validate(_plain(data))
+    except ValidationError as err:
+        raise SpecError(_pydantic_issues(err, loc8)) from None
+    issues = semantic_issues(spec, loc8)
+    if issues:
+        raise SpecError(issues)
+    return spec, loc8
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's commented containers -> plain dicts/lists (exact scalar types kept)."""
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, bool):
+        return bool(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    return node

@@ -1,0 +1,29 @@
+/* boids_app.h - the application the generated boids_app.c implements: the
+ * three protothreads of the lab (serial, timing, animation) and the hooks
+ * the serial command handler and the host main need. */
+#ifndef BOIDSGEN_APP_H
+#define BOIDSGEN_APP_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint32_t elapsed_s;  /* seconds since reset */
+    uint32_t frames;     /* frames since reset */
+    uint32_t fps;        /* frames in the last full second */
+    uint32_t frame_ms;   /* time the last frame's update and drawing took */
+    uint32_t period_ms;  /* the frame period the spec asks for (rounded) */
+    int32_t boids;       /* boids alive */
+    int32_t target;      /* boids the timing thread spawns up to */
+    uint8_t paused;
+} boids_stats_t;
+
+/* Reset the flock: reseed the PRNG, spawn, restart the threads. count < 0
+ * keeps the spec's flock size. */
+void boids_app_reset(uint32_t seed, int32_t count);
+/* Run each thread once (one round of the round-robin scheduler). */
+void boids_app_run(void);
+void boids_app_stats(boids_stats_t *out);
+void boids_app_pause(int paused);
+uint32_t boids_app_seed(void);
+
+#endif

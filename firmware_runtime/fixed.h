@@ -1,0 +1,105 @@
+/* fixed.h - the one definition of boidsgen's fixed-point arithmetic in C.
+ *
+ * A value is a signed 32-bit integer holding round(v * 2^FX_FRAC_BITS).
+ * FX_FRAC_BITS comes from the generated boids_config.h (15 for s16.15,
+ * 16 for s15.16). The Python twin is pysim/fixed.py: every function here
+ * has a numpy function there with the same name and the same rounding, and
+ * tests/test_fixed_ops.py compares the two bit for bit.
+ *
+ * Rounding, defined once:
+ *   add, sub, neg, abs  wrap modulo 2^32 (done in unsigned: no C overflow UB)
+ *   mul                 64-bit product, arithmetic shift right (floor)
+ *   div                 (a << F) / b in 64 bits, C truncation toward zero;
+ *                       b == 0 yields 0 (callers guard; this only keeps the
+ *                       board alive)
+ *   idiv                a / n for an integer count n, truncation toward zero
+ *   sqrt                floor(sqrt(a * 2^F)), exact; negative input yields 0
+ * Every result is wrapped to 32 bits the same way in C and Python.
+ */
+#ifndef BOIDSGEN_FIXED_H
+#define BOIDSGEN_FIXED_H
+
+#include <stdint.h>
+
+#define BOIDSRT_VERSION_MAJOR 1
+#define BOIDSRT_VERSION_MINOR 0
+
+#ifndef FX_FRAC_BITS
+#include "boids_config.h" /* generated: defines FX_FRAC_BITS for the spec */
+#endif
+#ifndef FX_FRAC_BITS
+#error "FX_FRAC_BITS must be defined (include the generated boids_config.h first)"
+#endif
+#if FX_FRAC_BITS < 1 || FX_FRAC_BITS > 30
+#error "FX_FRAC_BITS must be between 1 and 30"
+#endif
+
+typedef int32_t fx;
+
+#define FX_ONE ((fx)1 << FX_FRAC_BITS)
+#define FX_MAX ((fx)INT32_MAX)
+#define FX_MIN ((fx)INT32_MIN)
+
+/* Wrap a 64-bit value to 32 bits, two's complement, without relying on
+ * implementation-defined narrowing. */
+static inline fx fx_wrap64(int64_t v)
+{
+    uint32_t u = (uint32_t)((uint64_t)v & 0xFFFFFFFFu);
+    return (u & 0x80000000u) ? (fx)(-(int64_t)(0x100000000ull - (uint64_t)u))
+                              : (fx)u;
+}
+
+static inline fx fx_from_int(int32_t i) { return fx_wrap64((int64_t)i * FX_ONE); }
+static inline fx fx_add(fx a, fx b) { return fx_wrap64((int64_t)a + (int64_t)b); }
+static inline fx fx_sub(fx a, fx b) { return fx_wrap64((int64_t)a - (int64_t)b); }
+static inline fx fx_neg(fx a) { return fx_wrap64(-(int64_t)a); }
+static inline fx fx_abs(fx a) { return a < 0 ? fx_neg(a) : a; }
+
+/* Arithmetic shift right of a negative value is implementation-defined in
+ * C99; spell out floor division by 2^F so every compiler agrees. */
+static inline int64_t fx_asr64(int64_t v, int s)
+{
+    return v >= 0 ? (v >> s) : -(int64_t)((((uint64_t)-v) + ((1ull << s) - 1)) >> s);
+}
+
+static inline fx fx_mul(fx a, fx b)
+{
+    return fx_wrap64(fx_asr64((int64_t)a * (int64_t)b, FX_FRAC_BITS));
+}
+
+static inline fx fx_div(fx a, fx b)
+{
+    if (b == 0) return 0;
+    return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
+}
+
+static inline fx fx_idiv(fx a, int32_t n)
+{
+    if (n == 0) return 0;
+    return fx_wrap64((int64_t)a / (int64_t)n);
+}
+
+/* Exact integer square root of a 64-bit value: the largest r with r*r <= v. */
+static inline uint64_t fx_isqrt64(uint64_t v)
+{
+    uint64_t r = 0, bit = 1ull << 62;
+    while (bit > v) bit >>= 2;
+    while (bit != 0) {
+        if (v >= r + bit) {
+            v -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    return r;
+}
+
+static inline fx fx_sqrt(fx a)
+{
+    if (a <= 0) return 0;
+    return (fx)fx_isqrt64((uint64_t)a << FX_FRAC_BITS);
+}
+
+#endif /* BOIDSGEN_FIXED_H */

@@ -1,0 +1,203 @@
+/* host_main.c - the host build's entry point: the same threads as the board,
+ * driven either headless (virtual time, a trace, as fast as possible) or in
+ * real time with the serial link on stdio or a pseudo-terminal.
+ *
+ *   boids_host --frames N [--seed S] [--trace FILE] [--boids N] [--set NAME=VALUE ...]
+ *   boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "boids_app.h"
+#include "boids_flock.h"
+#include "fxdecimal.h"
+#include "platform.h"
+#include "platform_host.h"
+#include "serial_cmd.h"
+
+extern flock_t boids_flock;
+
+static FILE *trace;
+static uint32_t frames_wanted;
+static volatile sig_atomic_t stop_flag;
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: boids_host --frames N [--seed S] [--trace FILE] [--boids N] [--set NAME=VALUE ...]\n"
+            "       boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]\n"
+            "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n");
+}
+
+static void trace_rows(uint32_t frame)
+{
+    int32_t i;
+    for (i = 0; i < boids_flock.count; i++) {
+        const boid_t *b = &boids_flock.b[i];
+        fprintf(trace, "%" PRIu32 ",%" PRId32 ",boid,%" PRId32 ",%" PRId32 ",%" PRId32 ",%" PRId32 "\n", frame, i,
+                b->x, b->y, b->vx, b->vy);
+    }
+}
+
+static void on_frame(uint32_t frame)
+{
+    if (trace) trace_rows(frame);
+}
+
+static void trace_header(uint32_t seed)
+{
+    unsigned i;
+    fprintf(trace, "# boidsgen trace 1\n# spec: %s\n# spec_hash: %s\n# format: %s\n# arith: fixed\n", BOIDS_SPEC_NAME,
+            BOIDS_SPEC_HASH, BOIDS_FORMAT);
+    fprintf(trace, "# seed: %" PRIu32 "\n# update: %s\n# boids: %" PRId32 "\n", seed, BOIDS_UPDATE_ORDER,
+            boids_flock.count);
+    for (i = 0; i < boids_param_count; i++)
+        fprintf(trace, "# param: %s=%" PRId32 "\n", boids_param_table[i].name, *boids_param_table[i].value);
+    fprintf(trace, "frame,index,kind,x,y,vx,vy\n");
+}
+
+static char set_reply[200];
+static size_t set_reply_len;
+static void capture(const char *s, size_t n)
+{
+    if (n > sizeof set_reply - 1 - set_reply_len) n = sizeof set_reply - 1 - set_reply_len;
+    memcpy(set_reply + set_reply_len, s, n);
+    set_reply_len += n;
+    set_reply[set_reply_len] = '\0';
+}
+
+/* --set NAME=VALUE goes through the serial command, so it gets the same
+ * conversion and range check as a value typed on the link. */
+static int apply_set(const char *arg)
+{
+    char line[160];
+    const char *eq = strchr(arg, '=');
+    if (!eq || strlen(arg) > 150) {
+        fprintf(stderr, "boids_host: --set wants NAME=VALUE, got '%s'\n", arg);
+        return 0;
+    }
+    snprintf(line, sizeof line, "set %.*s %s", (int)(eq - arg), arg, eq + 1);
+    set_reply_len = 0;
+    if (!serial_cmd_exec(line, strlen(line), capture)) {
+        fprintf(stderr, "boids_host: --set %s: %s", arg, set_reply);
+        return 0;
+    }
+    return 1;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+    char *end;
+    unsigned long v;
+    if (!s || !*s) return 0;
+    v = strtoul(s, &end, 10);
+    if (*end || v > 0xFFFFFFFFul || s[0] == '-') return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0;
+    int headless = 0, use_pty = 0, have_boids = 0, i;
+    const char *trace_path = NULL, *shot = NULL;
+    const char *sets[64];
+    int nsets = 0;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--frames") && parse_u32(v, &frames_wanted)) headless = 1, i++;
+        else if (!strcmp(a, "--seed") && parse_u32(v, &seed)) i++;
+        else if (!strcmp(a, "--boids") && parse_u32(v, &boids)) have_boids = 1, i++;
+        else if (!strcmp(a, "--seconds") && parse_u32(v, &seconds)) i++;
+        else if (!strcmp(a, "--trace") && v) trace_path = v, i++;
+        else if (!strcmp(a, "--screenshot") && v) shot = v, i++;
+        else if (!strcmp(a, "--set") && v && nsets < 64) sets[nsets++] = v, i++;
+        else if (!strcmp(a, "--pty")) use_pty = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage();
+            return 0;
+        } else {
+            fprintf(stderr, "boids_host: bad argument '%s'%s\n", a, v ? "" : " (missing value?)");
+            usage();
+            return 2;
+        }
+    }
+    if (have_boids && boids > BOIDS_CAPACITY) {
+        fprintf(stderr, "boids_host: --boids %" PRIu32 " exceeds the capacity %d\n", boids, BOIDS_CAPACITY);
+        return 2;
+    }
+
+    plat_init();
+    for (i = 0; i < nsets; i++)
+        if (!apply_set(sets[i])) return 2;
+
+    if (headless) {
+        host_use_virtual_time();
+        host_serial_fds(-1, -1);
+        if (trace_path) {
+            trace = strcmp(trace_path, "-") ? fopen(trace_path, "w") : stdout;
+            if (!trace) {
+                perror(trace_path);
+                return 1;
+            }
+        }
+        boids_app_reset(seed, have_boids ? (int32_t)boids : -1);
+        host_on_frame(on_frame);
+        if (trace) {
+            trace_header(seed);
+            trace_rows(0);
+        }
+        for (;;) {
+            boids_stats_t st;
+            boids_app_stats(&st);
+            if (st.frames >= frames_wanted) break;
+            boids_app_run();
+            host_advance_ms(1);
+        }
+        if (trace && trace != stdout && fclose(trace) != 0) {
+            perror(trace_path);
+            return 1;
+        }
+    } else {
+        struct timespec nap = {0, 200000};
+        time_t t_end;
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGPIPE, SIG_IGN);
+        if (use_pty) {
+            const char *p = host_open_pty();
+            if (!p) {
+                perror("boids_host: cannot open a pseudo-terminal");
+                return 1;
+            }
+            printf("pty: %s\n", p);
+            fflush(stdout);
+        } else {
+            host_serial_fds(0, 1);
+        }
+        boids_app_reset(seed, have_boids ? (int32_t)boids : -1);
+        t_end = time(NULL) + (time_t)seconds;
+        while (!stop_flag && !(seconds && time(NULL) >= t_end) && !(!use_pty && host_serial_eof())) {
+            boids_app_run();
+            nanosleep(&nap, NULL);
+        }
+    }
+    if (shot && host_write_ppm(shot) != 0) {
+        perror(shot);
+        return 1;
+    }
+    return 0;
+}

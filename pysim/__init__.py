@@ -1,0 +1,1 @@
+"""pysim: the hand-written Python runtime the generated simulator model builds on."""
