@@ -1,0 +1,66 @@
+"""Compile generated firmware: the host build with gcc, the PIC32 image with
+xc32-gcc when it is on PATH."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from .render import RUNTIME_DIR, render, write
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None) -> subprocess.CompletedProcess:
+    if shutil.which("make") is None:
+        raise BuildError("`make` is not installed (apt-get install make)")
+    cmd = ["make", "-s", "-C", str(fw_dir), target, f"RUNTIME={RUNTIME_DIR}", f"BUILD={build}"] + (extra or [])
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise BuildError(f"{' '.join(cmd)} failed:\n{res.stdout}{res.stderr}")
+    return res
+
+
+def build_host(m, outdir: Path, build: Path) -> Path:
+    """Render m into outdir (writing only changed files) and compile the host firmware."""
+    write(render(m), outdir)
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        raise BuildError("no C compiler: install gcc (apt-get install gcc)")
+    make(outdir / "firmware", "host", build)
+    return build / "boids_host"
+
+
+def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
+    from .model import build_model
+    from .project import build_dir, output_dir
+    from .spec_loader import load_spec
+
+    spec, _ = load_spec(spec_path)
+    m = build_model(spec, spec_path)
+    out = output_dir(spec_path, m.name)
+    bdir = build_dir(spec_path, m.name)
+    t0 = time.perf_counter()
+    exe = build_host(m, out, bdir)
+    dt = time.perf_counter() - t0
+    print(f"generated {out} (spec '{m.name}', hash {m.hash})")
+    print(f"host firmware: {exe} ({exe.stat().st_size} bytes, built in {dt:.2f} s)")
+    if run_demo:
+        frames = 300
+        shot = bdir / "frame.ppm"
+        t1 = time.perf_counter()
+        res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot)],
+                             capture_output=True, text=True)
+        if res.returncode != 0:
+            raise BuildError(f"{exe} failed: {res.stderr}")
+        run = time.perf_counter() - t1
+        print(f"host run: {frames} frames x {spec.flock.size} boids in {run:.3f} s "
+              f"({run / frames * 1000:.3f} ms/frame); last frame drawn to {shot}")
+    if shutil.which("xc32-gcc"):
+        make(out / "firmware", "pic32", bdir)
+        print(f"PIC32 image: {bdir / 'boids.hex'}")
+    else:
+        print("PIC32 image: skipped (xc32-gcc is not on PATH; install MPLAB XC32 to build the .hex)")
+    return 0

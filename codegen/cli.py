@@ -1,0 +1,224 @@
+"""boidsgen: the command line.
+
+  boidsgen generate [SPEC] [-o DIR] [--check]
+  boidsgen check [SPEC] [--max-quant-error PCT] [--strict]
+  boidsgen schema
+  boidsgen build [SPEC]
+  boidsgen sim [SPEC] --frames N --seed S [--arith fixed|float] [--boids N] [--set NAME=VALUE ...] [--trace FILE]
+  boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
+
+SPEC defaults to spec/boids.yaml.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import VERSION
+
+DEFAULT_SPEC = "spec/boids.yaml"
+
+
+def _err(msg: str) -> None:
+    print(f"boidsgen: {msg}", file=sys.stderr)
+
+
+def _load(spec_path: str):
+    from .model import build_model
+    from .spec_loader import load_spec
+
+    spec, _ = load_spec(spec_path)
+    return build_model(spec, spec_path)
+
+
+def cmd_generate(a) -> int:
+    from .project import output_dir
+    from .render import differing, render, write
+
+    m = _load(a.spec)
+    out = Path(a.output) if a.output else output_dir(a.spec, m.name)
+    files = render(m)
+    if a.check:
+        bad = differing(files, out)
+        if bad:
+            print(f"{out}: {len(bad)} file(s) differ from a fresh render of {a.spec}:")
+            for b in bad:
+                print(f"  {b}")
+            print("run `boidsgen generate` and commit the result")
+            return 1
+        print(f"{out}: up to date with {a.spec} (hash {m.hash})")
+        return 0
+    written = write(files, out)
+    print(f"{out}: {len(written)} of {len(files)} file(s) written (spec hash {m.hash})")
+    for w in written:
+        print(f"  {w}")
+    return 0
+
+
+def cmd_check(a) -> int:
+    from .quant_report import report_lines, worst
+
+    m = _load(a.spec)
+    print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
+          f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
+    for line in report_lines(m):
+        print(line)
+    bad = worst(m, a.max_quant_error)
+    for q in bad:
+        level = "error" if a.strict else "warning"
+        print(f"{level}: {q.name}.{q.field} = {q.text} quantizes to {q.represents} "
+              f"({q.rel_error * 100:+.2f}%, above {a.max_quant_error}%)", file=sys.stderr)
+    return 1 if (bad and a.strict) else 0
+
+
+def cmd_schema(a) -> int:
+    from .spec_model import Spec
+
+    schema = Spec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "boidsgen spec"
+    print(json.dumps(schema, indent=2, sort_keys=True))
+    return 0
+
+
+def cmd_build(a) -> int:
+    from .build import build
+
+    return build(a.spec, verbose=True, run_demo=True)
+
+
+def _sets(pairs: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for s in pairs or []:
+        if "=" not in s:
+            raise SystemExit(f"boidsgen: --set wants NAME=VALUE, got '{s}'")
+        k, v = s.split("=", 1)
+        out.append((k, v))
+    return out
+
+
+def cmd_sim(a) -> int:
+    from pysim import trace
+    from pysim.params import ParamError
+
+    from .project import load_generated_model
+
+    m = _load(a.spec)
+    model = load_generated_model(a.spec, m)
+    from pysim.engine import Simulation
+
+    sim = Simulation(model, a.arith, seed=a.seed, order=a.order, boids=a.boids)
+    try:
+        for k, v in _sets(a.set):
+            sim.params.set(k, v)
+    except ParamError as e:
+        _err(f"--set: {e}")
+        return 2
+    sim.reset(a.seed, a.boids)
+    if a.trace:
+        out = sys.stdout if a.trace == "-" else open(a.trace, "w", encoding="utf-8")
+        try:
+            trace.write_run(sim, a.frames, out)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    else:
+        import time
+
+        t0 = time.perf_counter()
+        sim.run(a.frames)
+        dt = time.perf_counter() - t0
+        print(f"sim: {a.frames} frames x {sim.count} boids ({a.arith}, {sim.order}) in {dt:.2f} s "
+              f"({dt / max(a.frames, 1) * 1000:.2f} ms/frame)")
+    return 0
+
+
+def cmd_parity(a) -> int:
+    from .parity import run_parity
+
+    orders = ["sequential", "synchronous"] if a.order == "both" else ([a.order] if a.order else [None])
+    rc = 0
+    for order in orders:
+        res = run_parity(a.spec, frames=a.frames, seed=a.seed, boids=a.boids, sets=_sets(a.set),
+                         order=order, fmt=a.format)
+        print(res.summary)
+        if not res.ok:
+            rc = 1
+    return rc
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .spec_errors import SpecError
+
+    ap = argparse.ArgumentParser(prog="boidsgen", description="flock spec -> PIC32 firmware + Python simulator")
+    ap.add_argument("--version", action="version", version=f"boidsgen {VERSION}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def spec_arg(p):
+        p.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"spec file (default {DEFAULT_SPEC})")
+
+    p = sub.add_parser("generate", help="render the spec into generated/<name>/")
+    spec_arg(p)
+    p.add_argument("-o", "--output", help="output folder (default generated/<name>)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 naming files that differ")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("check", help="validate the spec and print the quantization report")
+    spec_arg(p)
+    p.add_argument("--max-quant-error", type=float, default=5.0, metavar="PCT",
+                   help="warn when a constant's relative quantization error exceeds PCT percent (default 5)")
+    p.add_argument("--strict", action="store_true", help="fail instead of warning")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("schema", help="print the spec's JSON Schema")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("build", help="generate, then compile the host firmware (and the PIC32 image with xc32-gcc)")
+    spec_arg(p)
+    p.set_defaults(func=cmd_build)
+
+    def run_args(p, frames_default=None):
+        p.add_argument("--frames", type=int, required=frames_default is None, default=frames_default)
+        p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
+        p.add_argument("--boids", type=int, default=None, help="flock size (default: the spec's)")
+        p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a tunable parameter")
+
+    p = sub.add_parser("sim", help="run the Python simulator")
+    spec_arg(p)
+    run_args(p)
+    p.add_argument("--arith", choices=["fixed", "float"], default="fixed")
+    p.add_argument("--order", choices=["sequential", "synchronous"], default=None)
+    p.add_argument("--trace", help="write the trace here ('-' for stdout)")
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("parity", help="run the host firmware and the simulator; compare bit for bit")
+    spec_arg(p)
+    run_args(p)
+    p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
+                   help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
+    p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
+    p.set_defaults(func=cmd_parity)
+
+    a = ap.parse_args(argv)
+    try:
+        return a.func(a)
+    except SpecError as e:
+        for issue in e.issues:
+            print(issue, file=sys.stderr)
+        _err(f"{len(e.issues)} error(s) in the spec; nothing written")
+        return 2
+    except Exception as e:  # noqa: BLE001 - the user gets a sentence, not a traceback
+        from pysim.model_support import ModelMismatch
+
+        from .build import BuildError
+
+        if isinstance(e, (BuildError, ModelMismatch, ValueError)):
+            _err(str(e))
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

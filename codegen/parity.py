@@ -1,0 +1,92 @@
+"""Run the host firmware and the Python simulator on the same spec, seed and
+parameters, and compare their traces bit for bit."""
+from __future__ import annotations
+
+import io
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .build import BuildError, build_host
+from .model import build_model
+from .project import build_dir, load_generated_model, output_dir
+from .spec_loader import load_spec
+
+
+@dataclass
+class ParityResult:
+    ok: bool
+    summary: str
+    c_seconds: float = 0.0
+    py_seconds: float = 0.0
+
+
+def variant(spec, order: str | None, fmt: str | None):
+    """The spec with a structural override (update order, Q format), or itself."""
+    upd = {}
+    if order and order != spec.update_order:
+        upd["update_order"] = order
+    if fmt and fmt != spec.fixed_point.format:
+        upd["fixed_point"] = spec.fixed_point.model_copy(update={"format": fmt})
+    return (spec.model_copy(update=upd), "-".join(f"{k}={v if isinstance(v, str) else v.format}" for k, v in upd.items())) if upd else (spec, "")
+
+
+def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
+    """Generate and compile what a parity run needs; returns (model, host exe, model module)."""
+    spec, _ = load_spec(spec_path)
+    spec, tag = variant(spec, order, fmt)
+    m = build_model(spec, spec_path)
+    bdir = build_dir(spec_path, spec.name)
+    if tag:
+        out = bdir / "variants" / tag
+        exe = build_host(m, out, out / "build")
+    else:
+        out = output_dir(spec_path, spec.name)
+        exe = build_host(m, out, bdir)
+    return m, exe, load_generated_model(spec_path, m, out)
+
+
+def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets) -> str:
+    cmd = [str(exe), "--frames", str(frames), "--seed", str(seed), "--trace", "-"]
+    if boids is not None:
+        cmd += ["--boids", str(boids)]
+    for k, v in sets:
+        cmd += ["--set", f"{k}={v}"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise BuildError(f"host firmware failed ({res.returncode}): {res.stderr.strip()}")
+    return res.stdout
+
+
+def simulator_trace(model, frames: int, seed: int, boids: int | None, sets, arith: str = "fixed") -> str:
+    from pysim import trace
+    from pysim.engine import Simulation
+
+    sim = Simulation(model, arith, seed=seed, boids=boids)
+    for k, v in sets:
+        sim.params.set(k, v)
+    sim.reset(seed, boids)
+    buf = io.StringIO()
+    trace.write_run(sim, frames, buf)
+    return buf.getvalue()
+
+
+def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int | None = None,
+               sets=(), order: str | None = None, fmt: str | None = None) -> ParityResult:
+    from pysim.trace import compare
+
+    m, exe, model = prepare(spec_path, order, fmt)
+    seed = m.spec.seed if seed is None else seed
+    n = m.spec.flock.size if boids is None else boids
+    t0 = time.perf_counter()
+    c = firmware_trace(exe, frames, seed, boids, sets)
+    t1 = time.perf_counter()
+    p = simulator_trace(model, frames, seed, boids, sets)
+    t2 = time.perf_counter()
+    where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}"
+    diff = compare(c.splitlines(), p.splitlines())
+    times = f"firmware {t1 - t0:.2f} s, simulator {t2 - t1:.2f} s"
+    if diff is None:
+        return ParityResult(True, f"parity: {frames} frames x {n} boids bit-exact ({where}; {times})", t1 - t0, t2 - t1)
+    return ParityResult(False, f"parity: FAILED ({where}): {diff}", t1 - t0, t2 - t1)
