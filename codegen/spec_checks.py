@@ -1,12 +1,15 @@
-"""Semantic checks a schema cannot express; each issue names its YAML node."""
+"""Semantic checks a schema cannot express; each issue names its YAML node.
+
+They read the plain YAML data defensively (skipping whatever has the wrong
+type, which the schema pass reports), so one run shows the schema errors and
+these together.
+"""
 from __future__ import annotations
 
 from fractions import Fraction
 
-
 from .rules.catalog import CATALOG
 from .spec_errors import SpecIssue
-from .spec_model import Spec
 
 # Parameter names become C struct members and Python attributes.
 RESERVED = {
@@ -18,59 +21,84 @@ RESERVED = {
     "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "try", "with",
     "yield", "none", "true", "false", "count",
 }
+FORMATS = {"s16.15": 15, "s15.16": 16}
 
 
-def frac_bits(spec: Spec) -> int:
-    return int(spec.fixed_point.format.split(".")[1])
+def frac_bits(spec) -> int:
+    return FORMATS[spec.fixed_point.format]
 
 
-def semantic_issues(spec: Spec, loc8) -> list[SpecIssue]:
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _dict(v) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
     out: list[SpecIssue] = []
-    fb = frac_bits(spec)
+    fp = _dict(data.get("fixed_point")).get("format", "s16.15")
+    fb = FORMATS.get(fp, 15)
     limit = Fraction(1 << (31 - fb))  # |value| must stay below this
 
+    params = _dict(data.get("params"))
     ids: dict[int, str] = {}
-    for name, p in spec.params.items():
+    for name, p in params.items():
         where = ("params", name)
         if name in RESERVED:
             out.append(loc8.issue(where, f"'{name}' is a reserved word in C or Python", key_itself=True))
+        if not isinstance(p, dict):
+            continue
+        ptype = p.get("type", "fixed")
         for key in ("default", "min", "max"):
-            v = getattr(p, key)
-            if p.type == "int" and not float(v).is_integer():
+            v = p.get(key)
+            if not _num(v):
+                continue
+            if ptype == "int" and not float(v).is_integer():
                 out.append(loc8.issue(where + (key,), f"{v} is not a whole number (type is int)"))
-            if p.type == "fixed":
-                if abs(Fraction(str(v))) >= limit:
-                    out.append(loc8.issue(where + (key,),
-                                          f"{v} does not fit {spec.fixed_point.format} (|value| < {limit})"))
-        if p.min > p.max:
-            out.append(loc8.issue(where + ("min",), f"min {p.min} > max {p.max}"))
-        elif not p.min <= p.default <= p.max:
-            out.append(loc8.issue(where + ("default",), f"default {p.default} outside [{p.min}, {p.max}]"))
-        if p.id is not None:
-            if p.id in ids:
-                out.append(loc8.issue(where + ("id",), f"id {p.id} already used by '{ids[p.id]}'"))
-            ids[p.id] = name
+            if ptype == "fixed" and abs(Fraction(str(v))) >= limit:
+                out.append(loc8.issue(where + (key,), f"{v} does not fit {fp} (|value| < {limit})"))
+        lo, hi, d = p.get("min"), p.get("max"), p.get("default")
+        if _num(lo) and _num(hi) and lo > hi:
+            out.append(loc8.issue(where + ("min",), f"min {lo} > max {hi}"))
+        elif _num(lo) and _num(hi) and _num(d) and not lo <= d <= hi:
+            out.append(loc8.issue(where + ("default",), f"default {d} outside [{lo}, {hi}]"))
+        pid = p.get("id")
+        if isinstance(pid, int) and not isinstance(pid, bool):
+            if pid in ids:
+                out.append(loc8.issue(where + ("id",), f"id {pid} already used by '{ids[pid]}'"))
+            ids[pid] = name
 
-    def need(ref: str, where: tuple, role: str) -> None:
-        p = spec.params.get(ref)
+    def need(ref, where: tuple, role: str) -> None:
+        if not isinstance(ref, str):
+            return
+        p = params.get(ref)
         if p is None:
-            near = [n for n in spec.params if n.startswith(ref[:3])]
-            hint = f" (parameters: {', '.join(spec.params)})" if not near else f" (did you mean '{near[0]}'?)"
+            import difflib
+
+            near = difflib.get_close_matches(ref, list(params), n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else (f" (parameters: {', '.join(params)})" if params else "")
             out.append(loc8.issue(where, f"no parameter named '{ref}'{hint}"))
-        elif p.type != "fixed":
-            out.append(loc8.issue(where, f"'{ref}' is type {p.type}; {role} needs a fixed parameter"))
+        elif isinstance(p, dict) and p.get("type", "fixed") != "fixed":
+            out.append(loc8.issue(where, f"'{ref}' is type {p.get('type')}; {role} needs a fixed parameter"))
 
     seen: dict[str, int] = {}
     zone_range: dict[str, tuple[str, int]] = {}
-    for i, rule in enumerate(spec.rules):
-        d = CATALOG[rule.rule]
-        if rule.rule in seen:
-            out.append(loc8.issue(("rules", i, "rule"), f"rule '{rule.rule}' already listed at rules.{seen[rule.rule]}"))
-        seen[rule.rule] = i
+    rules = data.get("rules") if isinstance(data.get("rules"), list) else []
+    for i, rule in enumerate(rules):
+        if not isinstance(rule, dict) or rule.get("rule") not in CATALOG:
+            continue
+        name = rule["rule"]
+        d = CATALOG[name]
+        if name in seen:
+            out.append(loc8.issue(("rules", i, "rule"), f"rule '{name}' already listed at rules.{seen[name]}"))
+        seen[name] = i
         for role in d.roles:
-            need(getattr(rule, role), ("rules", i, role), f"{rule.rule}.{role}")
-        if d.zone:
-            rng = rule.range
+            if role in rule:
+                need(rule[role], ("rules", i, role), f"{name}.{role}")
+        rng = rule.get("range")
+        if d.zone and isinstance(rng, str):
             if d.zone in zone_range and zone_range[d.zone][0] != rng:
                 prev, j = zone_range[d.zone]
                 out.append(loc8.issue(("rules", i, "range"),
@@ -78,9 +106,13 @@ def semantic_issues(spec: Spec, loc8) -> list[SpecIssue]:
             else:
                 zone_range.setdefault(d.zone, (rng, i))
 
+    spawn = _dict(data.get("spawn"))
     for role in ("left", "right", "top", "bottom", "min_speed", "max_speed"):
-        need(getattr(spec.spawn, role), ("spawn", role), f"spawn.{role}")
+        if role in spawn:
+            need(spawn[role], ("spawn", role), f"spawn.{role}")
 
-    if spec.flock.size > spec.flock.capacity:
-        out.append(loc8.issue(("flock", "size"), f"size {spec.flock.size} > capacity {spec.flock.capacity}"))
+    flock = _dict(data.get("flock"))
+    size, cap = flock.get("size", 100), flock.get("capacity", 100)
+    if isinstance(size, int) and isinstance(cap, int) and size > cap:
+        out.append(loc8.issue(("flock", "size"), f"size {size} > capacity {cap}"))
     return out

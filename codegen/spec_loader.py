@@ -38,7 +38,10 @@ def read_yaml(path: Path) -> Any:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         reason = " ".join(str(x) for x in (e.context, e.problem) if x)
         if "duplicate key" in reason:
-            reason = reason.replace("found duplicate key", "duplicate name")
+            import re
+
+            k = re.search(r'duplicate key "([^"]*)"', reason)
+            reason = f"duplicate name '{k.group(1)}'" if k else "duplicate name"
         raise SpecError([SpecIssue(str(path), line, col, "", reason.strip())]) from None
 
 
@@ -140,10 +143,18 @@ def _pydantic_issues(err: ValidationError, loc8: Locator) -> list[SpecIssue]:
             out.append(loc8.issue(loc, "each rule needs a 'rule:' key naming it"))
             continue
         msg = e["msg"]
+        if kind in ("int_type", "float_type", "int_from_float") and loc and loc[-1] in ("int", "float"):
+            loc = loc[:-1]  # a branch of the int|float union: say it once
+        if kind in ("int_type", "float_type") and len(loc) >= 1 and _is_number_field(loc):
+            msg = "expected a number"
         if "input" in e and kind.endswith(("_type", "_parsing")):
             msg += f", got {e['input']!r}"
         out.append(loc8.issue(loc, msg))
     return out
+
+
+def _is_number_field(loc: tuple) -> bool:
+    return len(loc) == 3 and loc[0] == "params" and loc[2] in ("default", "min", "max")
 
 
 def load_spec(path: str | Path) -> tuple[Spec, Locator]:
@@ -155,14 +166,26 @@ def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     loc8 = Locator(str(path), data)
     if not isinstance(data, CommentedMap):
         raise SpecError([SpecIssue(str(path), 1, 1, "", "a spec is a YAML mapping (name:, params:, rules:, ...)")])
+    plain = _plain(data)
+    issues = semantic_issues(plain, loc8)
     try:
-        spec = Spec.model_validate(_plain(data))
+        spec = Spec.model_validate(plain)
     except ValidationError as err:
-        raise SpecError(_pydantic_issues(err, loc8)) from None
-    issues = semantic_issues(spec, loc8)
+        issues = _pydantic_issues(err, loc8) + issues
+        spec = None
     if issues:
-        raise SpecError(issues)
+        raise SpecError(_dedupe(issues))
     return spec, loc8
+
+
+def _dedupe(issues: list[SpecIssue]) -> list[SpecIssue]:
+    seen, out = set(), []
+    for i in issues:
+        key = (i.line, i.col, i.field)
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
 
 
 def _plain(node: Any) -> Any:

@@ -11,6 +11,7 @@ enum { BP_FIXED = 0, BP_INT = 1 };
 typedef struct {
     const char *name;
     const char *unit;
+    const char *min_text, *max_text; /* the spec's own decimals, for messages */
     int32_t *value;
     int32_t def, min, max;
     uint8_t id;

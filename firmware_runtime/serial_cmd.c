@@ -139,9 +139,9 @@ static int do_set(reply_t *r, const bp_param_t *p, tok_t v)
         r_str(r, ": ");
         r_mem(r, v.s, v.n);
         r_str(r, " outside [");
-        r_fx(r, p->min, p->type);
+        r_str(r, p->min_text);
         r_str(r, ", ");
-        r_fx(r, p->max, p->type);
+        r_str(r, p->max_text);
         r_str(r, "]");
         r_end(r);
         return 0;

@@ -66,6 +66,14 @@ class Simulation:
                 new[k].append(v)
         self.raw_state = [np.concatenate([old, np.asarray(v, dtype=np.int64)]) for old, v in zip(self.raw_state, new)]
 
+    def load_state(self, x, y, vx, vy) -> None:
+        """Replace the flock with these values (the arithmetic's own units:
+        raw integers in fixed, pixels in float)."""
+        arrs = [np.array(v, dtype=self.A.dtype) for v in (x, y, vx, vy)]
+        if len({len(a) for a in arrs}) != 1 or len(arrs[0]) > self.model.CAPACITY:
+            raise ValueError("x, y, vx, vy must have one length, at most the capacity")
+        self.x, self.y, self.vx, self.vy = arrs
+
     @property
     def count(self) -> int:
         return len(self.x)

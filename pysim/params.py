@@ -32,9 +32,7 @@ class ParamSet:
         except FxDecimalError as e:
             raise ParamError(f"{name}: '{text}' {e}") from None
         if not p.min_raw <= raw <= p.max_raw:
-            lo = self.show(p, p.min_raw)
-            hi = self.show(p, p.max_raw)
-            raise ParamError(f"{name}: {text} outside [{lo}, {hi}]")
+            raise ParamError(f"{name}: {text} outside [{p.min}, {p.max}]")
         self.raw[name] = raw
         self.text[name] = text
         return raw

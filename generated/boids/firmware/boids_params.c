@@ -34,32 +34,32 @@ void boids_params_defaults(void)
     boids_params.bottom_margin = BOIDS_PARAM_BOTTOM_MARGIN_DEFAULT;
 }
 
-/* The serial command table: name, unit, target, default, min, max, id,
- * type, tunable. Walked by firmware_runtime/serial_cmd.c. */
+/* The serial command table: name, unit, min and max as the spec wrote them,
+ * target, default, min, max (raw), id, type, tunable. Walked by firmware_runtime/serial_cmd.c. */
 const bp_param_t boids_param_table[] = {
-    {"visual_range", "px", &boids_params.visual_range, BOIDS_PARAM_VISUAL_RANGE_DEFAULT,
+    {"visual_range", "px", "0", "200", &boids_params.visual_range, BOIDS_PARAM_VISUAL_RANGE_DEFAULT,
      BOIDS_PARAM_VISUAL_RANGE_MIN, BOIDS_PARAM_VISUAL_RANGE_MAX, 1, BP_FIXED, 1},
-    {"protected_range", "px", &boids_params.protected_range, BOIDS_PARAM_PROTECTED_RANGE_DEFAULT,
+    {"protected_range", "px", "0", "100", &boids_params.protected_range, BOIDS_PARAM_PROTECTED_RANGE_DEFAULT,
      BOIDS_PARAM_PROTECTED_RANGE_MIN, BOIDS_PARAM_PROTECTED_RANGE_MAX, 2, BP_FIXED, 1},
-    {"centering_factor", "", &boids_params.centering_factor, BOIDS_PARAM_CENTERING_FACTOR_DEFAULT,
+    {"centering_factor", "", "0.0002", "1", &boids_params.centering_factor, BOIDS_PARAM_CENTERING_FACTOR_DEFAULT,
      BOIDS_PARAM_CENTERING_FACTOR_MIN, BOIDS_PARAM_CENTERING_FACTOR_MAX, 3, BP_FIXED, 1},
-    {"avoid_factor", "", &boids_params.avoid_factor, BOIDS_PARAM_AVOID_FACTOR_DEFAULT,
+    {"avoid_factor", "", "0.01", "1", &boids_params.avoid_factor, BOIDS_PARAM_AVOID_FACTOR_DEFAULT,
      BOIDS_PARAM_AVOID_FACTOR_MIN, BOIDS_PARAM_AVOID_FACTOR_MAX, 4, BP_FIXED, 1},
-    {"matching_factor", "", &boids_params.matching_factor, BOIDS_PARAM_MATCHING_FACTOR_DEFAULT,
+    {"matching_factor", "", "0.01", "1", &boids_params.matching_factor, BOIDS_PARAM_MATCHING_FACTOR_DEFAULT,
      BOIDS_PARAM_MATCHING_FACTOR_MIN, BOIDS_PARAM_MATCHING_FACTOR_MAX, 5, BP_FIXED, 1},
-    {"turn_factor", "px/frame^2", &boids_params.turn_factor, BOIDS_PARAM_TURN_FACTOR_DEFAULT,
+    {"turn_factor", "px/frame^2", "0", "2", &boids_params.turn_factor, BOIDS_PARAM_TURN_FACTOR_DEFAULT,
      BOIDS_PARAM_TURN_FACTOR_MIN, BOIDS_PARAM_TURN_FACTOR_MAX, 6, BP_FIXED, 1},
-    {"max_speed", "px/frame", &boids_params.max_speed, BOIDS_PARAM_MAX_SPEED_DEFAULT,
+    {"max_speed", "px/frame", "0", "10", &boids_params.max_speed, BOIDS_PARAM_MAX_SPEED_DEFAULT,
      BOIDS_PARAM_MAX_SPEED_MIN, BOIDS_PARAM_MAX_SPEED_MAX, 7, BP_FIXED, 1},
-    {"min_speed", "px/frame", &boids_params.min_speed, BOIDS_PARAM_MIN_SPEED_DEFAULT,
+    {"min_speed", "px/frame", "0", "10", &boids_params.min_speed, BOIDS_PARAM_MIN_SPEED_DEFAULT,
      BOIDS_PARAM_MIN_SPEED_MIN, BOIDS_PARAM_MIN_SPEED_MAX, 8, BP_FIXED, 1},
-    {"left_margin", "px", &boids_params.left_margin, BOIDS_PARAM_LEFT_MARGIN_DEFAULT,
+    {"left_margin", "px", "0", "160", &boids_params.left_margin, BOIDS_PARAM_LEFT_MARGIN_DEFAULT,
      BOIDS_PARAM_LEFT_MARGIN_MIN, BOIDS_PARAM_LEFT_MARGIN_MAX, 9, BP_FIXED, 1},
-    {"right_margin", "px", &boids_params.right_margin, BOIDS_PARAM_RIGHT_MARGIN_DEFAULT,
+    {"right_margin", "px", "0", "160", &boids_params.right_margin, BOIDS_PARAM_RIGHT_MARGIN_DEFAULT,
      BOIDS_PARAM_RIGHT_MARGIN_MIN, BOIDS_PARAM_RIGHT_MARGIN_MAX, 10, BP_FIXED, 1},
-    {"top_margin", "px", &boids_params.top_margin, BOIDS_PARAM_TOP_MARGIN_DEFAULT,
+    {"top_margin", "px", "0", "120", &boids_params.top_margin, BOIDS_PARAM_TOP_MARGIN_DEFAULT,
      BOIDS_PARAM_TOP_MARGIN_MIN, BOIDS_PARAM_TOP_MARGIN_MAX, 11, BP_FIXED, 1},
-    {"bottom_margin", "px", &boids_params.bottom_margin, BOIDS_PARAM_BOTTOM_MARGIN_DEFAULT,
+    {"bottom_margin", "px", "0", "120", &boids_params.bottom_margin, BOIDS_PARAM_BOTTOM_MARGIN_DEFAULT,
      BOIDS_PARAM_BOTTOM_MARGIN_MIN, BOIDS_PARAM_BOTTOM_MARGIN_MAX, 12, BP_FIXED, 1},
 };
 const unsigned boids_param_count = BOIDS_PARAM_COUNT;

@@ -1,0 +1,45 @@
+"""Shared test helpers: real tools or a clear failure under CI."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = ROOT / "firmware_runtime"
+DEFAULT_SPEC = str(ROOT / "spec" / "boids.yaml")
+
+
+def require_tool(name: str) -> str:
+    """The tool's path; a skip on a developer machine, a failure under CI=true."""
+    path = shutil.which(name)
+    if path is None:
+        msg = f"{name} is not installed (.ci/run installs it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return path
+
+
+def compile_c(sources: list[Path], out: Path, defines: dict | None = None, includes: list[Path] = (),
+              extra: list[str] = ()) -> Path:
+    cc = require_tool("gcc")
+    cmd = [cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2"]
+    cmd += [f"-D{k}={v}" for k, v in (defines or {}).items()]
+    cmd += [f"-I{p}" for p in includes] + [str(s) for s in sources] + list(extra) + ["-o", str(out)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, f"compile failed: {' '.join(cmd)}\n{res.stderr}"
+    return out
+
+
+@pytest.fixture(scope="session")
+def default_build():
+    """(GenModel, host exe, model module) for the default spec, built once."""
+    require_tool("gcc")
+    require_tool("make")
+    from codegen.parity import prepare
+
+    return prepare(DEFAULT_SPEC)

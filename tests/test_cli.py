@@ -1,0 +1,58 @@
+"""The CLI end to end: build, sim, parity output, check's quantization report."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from .conftest import ROOT, require_tool
+
+
+def boidsgen(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "codegen.cli", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_check_prints_quantization_report():
+    res = boidsgen("check")
+    assert res.returncode == 0, res.stderr
+    line = next(l for l in res.stdout.splitlines() if l.startswith("centering_factor") and "default" in l)
+    # 0.0005 becomes 16/32768 = 0.00048828125, -2.34%
+    assert line.split()[2:] == ["0.0005", "16", "0.00048828125", "-2.34%"]
+    assert "centering_factor.min = 0.0002 quantizes to 0.000213623046875 (+6.81%" in res.stderr
+
+
+def test_check_strict_fails_above_threshold():
+    assert boidsgen("check", "--strict", "--max-quant-error", "5").returncode == 1
+    assert boidsgen("check", "--strict", "--max-quant-error", "10").returncode == 0
+
+
+def test_build_compiles_and_runs():
+    require_tool("gcc")
+    res = boidsgen("build")
+    assert res.returncode == 0, res.stderr
+    assert "host firmware:" in res.stdout and "host run: 300 frames x 100 boids" in res.stdout
+    ppm = ROOT / "build" / "boids" / "frame.ppm"
+    data = ppm.read_bytes()
+    assert data.startswith(b"P6\n320 240\n255\n")
+    pixels = data[len(b"P6\n320 240\n255\n"):]
+    lit = sum(1 for i in range(0, len(pixels), 3) if pixels[i] == 255)
+    assert 20 <= lit <= 100  # one white pixel per boid (some may overlap)
+
+
+def test_parity_command_reports_bit_exact():
+    require_tool("gcc")
+    res = boidsgen("parity", "--frames", "50", "--seed", "4", "--boids", "20", "--order", "both")
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("parity: 50 frames x 20 boids bit-exact (boids, sequential")
+    assert lines[1].startswith("parity: 50 frames x 20 boids bit-exact (boids, synchronous")
+
+
+def test_sim_trace_and_bad_set(tmp_path):
+    out = tmp_path / "t.csv"
+    res = boidsgen("sim", "--frames", "3", "--seed", "2", "--boids", "5", "--arith", "float", "--trace", str(out))
+    assert res.returncode == 0, res.stderr
+    text = out.read_text().splitlines()
+    assert "# arith: float" in text and text[text.index("frame,index,kind,x,y,vx,vy") + 1].startswith("0,0,boid,")
+    assert len([l for l in text if not l.startswith(("#", "frame"))]) == 4 * 5
+    bad = boidsgen("sim", "--frames", "3", "--set", "visual_range=999")
+    assert bad.returncode == 2 and "visual_range: 999 outside [0, 200]" in bad.stderr

@@ -1,0 +1,91 @@
+"""Generated output: committed files equal a fresh render, renders are
+byte-identical, banners say what made them, and the runtime version check
+bites."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegen.cli import main
+from codegen.model import build_model
+from codegen.render import render
+from codegen.spec_loader import load_spec
+
+from .conftest import ROOT, RUNTIME, require_tool
+
+SPECS = sorted((ROOT / "spec").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+def test_committed_output_is_fresh(spec, capsys):
+    rc = main(["generate", str(spec), "--check"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+def test_render_is_deterministic_and_bannered(spec):
+    s, _ = load_spec(spec)
+    a = render(build_model(s, spec))
+    b = render(build_model(load_spec(spec)[0], spec))
+    assert a == b
+    for rel, text in a.items():
+        head = "\n".join(text.splitlines()[:3])
+        assert "DO NOT EDIT" in head and f"spec/{spec.name}" in head and "boidsgen 0." in head, rel
+
+
+def test_check_names_a_changed_file(tmp_path, capsys):
+    (tmp_path / "spec").mkdir()
+    spec = tmp_path / "spec" / "boids.yaml"
+    spec.write_text((ROOT / "spec" / "boids.yaml").read_text())
+    assert main(["generate", str(spec)]) == 0
+    target = tmp_path / "generated" / "boids" / "firmware" / "boids_flock.c"
+    target.write_text(target.read_text() + "\n/* hand edit */\n")
+    (tmp_path / "generated" / "boids" / "python" / "stray.py").write_text("")
+    capsys.readouterr()
+    assert main(["generate", str(spec), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "firmware/boids_flock.c" in out and "python/stray.py (not generated any more)" in out
+    assert "python/boids_model.py" not in out
+
+
+def test_spec_hash_changes_with_values_not_comments(tmp_path):
+    text = (ROOT / "spec" / "boids.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text)
+    (tmp_path / "b.yaml").write_text("# another comment\n" + text)
+    (tmp_path / "c.yaml").write_text(text.replace("seed: 1", "seed: 2"))
+    h = [build_model(load_spec(tmp_path / f"{n}.yaml")[0], "x.yaml").hash for n in "abc"]
+    assert h[0] == h[1] != h[2]
+
+
+def test_runtime_version_mismatch_is_an_error(tmp_path):
+    require_tool("gcc")
+    fw = ROOT / "generated" / "boids" / "firmware"
+    rt = tmp_path / "rt"
+    rt.mkdir()
+    for f in RUNTIME.iterdir():
+        if f.is_file():
+            (rt / f.name).write_text(f.read_text().replace("#define BOIDSRT_VERSION_MAJOR 1", "#define BOIDSRT_VERSION_MAJOR 2"))
+    res = subprocess.run(["gcc", "-std=c99", "-c", f"-I{fw}", f"-I{rt}", str(fw / "boids_params.c"), "-o",
+                          str(tmp_path / "x.o")], capture_output=True, text=True)
+    assert res.returncode != 0 and "firmware_runtime version does not match" in res.stderr
+
+
+def test_stale_python_model_is_refused(tmp_path):
+    from pysim.model_support import ModelMismatch, load_model
+
+    with pytest.raises(ModelMismatch, match="run `boidsgen generate`"):
+        load_model(ROOT / "generated" / "boids" / "python" / "boids_model.py", expect_hash="0" * 16)
+
+
+def test_schema_command(capsys):
+    import json
+
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "boidsgen spec"
+    assert {"params", "rules", "spawn", "name"} <= set(schema["required"])
+    assert "visual_range" not in schema["properties"]  # structure only, no spec values
+    assert schema["additionalProperties"] is False
