@@ -72,3 +72,9 @@ def test_parity_random_parameters(builds, data):
     p = simulator_trace(model, frames, seed, boids, sets)
     diff = compare(c.splitlines(), p.splitlines())
     assert diff is None, f"{order} {sets} seed {seed}: {diff}"
+
+
+def test_acceptance_default_spec_2000_frames_100_boids_sequential():
+    """The issue's bar: 2000 frames, the default 100 boids, the spec's own order."""
+    res = run_parity(DEFAULT_SPEC, frames=2000, seed=7)
+    assert res.ok and "2000 frames x 100 boids bit-exact" in res.summary, res.summary

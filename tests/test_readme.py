@@ -1,0 +1,36 @@
+"""The README's quick start stays true: CI runs its test command verbatim,
+and its main command works (boidsgen build is exercised in test_cli.py)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+
+def quick_start_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", section)
+
+
+def test_quick_start_has_two_commands():
+    cmds = quick_start_commands()
+    assert cmds[0] == "bash tools/setup.sh && boidsgen build"
+    assert cmds[1] == "bash tools/setup.sh && python3 -m pytest -q"
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[-1] == quick_start_commands()[1]
+
+
+def test_readme_cli_table_lists_every_command():
+    from codegen import cli
+
+    text = (ROOT / "README.md").read_text()
+    out = subprocess.run([sys.executable, "-m", "codegen.cli", "--help"], capture_output=True, text=True).stdout
+    cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
+    assert cmds and all(f"`boidsgen {c}" in text for c in cmds), cmds
+    assert cli.DEFAULT_SPEC == "spec/boids.yaml"
