@@ -23,6 +23,9 @@ void boids_app_reset(uint32_t seed, int32_t count);
 /* Run each thread once (one round of the round-robin scheduler). */
 void boids_app_run(void);
 void boids_app_stats(boids_stats_t *out);
+/* Grow (spawning now, from the same PRNG stream) or shrink (newest boids
+ * first) the flock to n boids, clamped to [0, BOIDS_CAPACITY]. */
+int32_t boids_app_set_count(int32_t n);
 void boids_app_pause(int paused);
 uint32_t boids_app_seed(void);
 

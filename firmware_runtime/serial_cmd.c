@@ -274,6 +274,24 @@ int serial_cmd_exec(const char *line, size_t len, serial_sink_t sink)
         r_end(&r);
         return 1;
     }
+    if (tok_is(t[0], "boids")) {
+        int32_t n;
+        if (k != 2) return fail(&r, "usage: boids N", 0);
+        if (fxdec_parse_int(t[1].s, t[1].n, &n) != FXDEC_OK) return fail(&r, "boids: N must be a whole number", 0);
+        if (n < 0 || n > BOIDS_CAPACITY) {
+            r_str(&r, "err boids: ");
+            r_int(&r, n);
+            r_str(&r, " outside [0, ");
+            r_int(&r, BOIDS_CAPACITY);
+            r_str(&r, "]");
+            r_end(&r);
+            return 0;
+        }
+        r_str(&r, "ok boids=");
+        r_int(&r, boids_app_set_count(n));
+        r_end(&r);
+        return 1;
+    }
     if (tok_is(t[0], "pause") || tok_is(t[0], "resume")) {
         int pause = tok_is(t[0], "pause");
         if (k != 1) return fail(&r, pause ? "usage: pause" : "usage: resume", 0);
@@ -283,7 +301,7 @@ int serial_cmd_exec(const char *line, size_t len, serial_sink_t sink)
         return 1;
     }
     if (tok_is(t[0], "help")) {
-        r_str(&r, "ok commands: set NAME VALUE, get NAME, list, info, stats, reset [SEED], pause, resume, s ID VALUE");
+        r_str(&r, "ok commands: set NAME VALUE, get NAME, list, info, stats, boids N, reset [SEED], pause, resume, s ID VALUE");
         r_end(&r);
         return 1;
     }

@@ -36,12 +36,9 @@ class Simulation:
             raise ValueError(f"{n} boids: the spec's capacity is {self.model.CAPACITY}")
         self.rng = Rng(self.seed)
         self.frame = 0
-        empty = np.zeros(0, dtype=np.int64)
-        self.raw_state = [empty.copy() for _ in range(4)]
-        self._spawn_raw(n)
-        self.x, self.y, self.vx, self.vy = (self.A.from_raw(a).copy() for a in self.raw_state)
+        self.x, self.y, self.vx, self.vy = (self.A.from_raw(a) for a in self._spawn_raw(n))
 
-    def _spawn_raw(self, n: int) -> None:
+    def _spawn_raw(self, n: int) -> list:
         """Twin of boids_spawn: the same draws in the same order, in raw fixed
         point whatever the arithmetic, so both arithmetics start alike."""
         fb = self.model.FRAC_BITS
@@ -64,7 +61,19 @@ class Simulation:
                     break
             for k, v in enumerate((bx, by, bvx, bvy)):
                 new[k].append(v)
-        self.raw_state = [np.concatenate([old, np.asarray(v, dtype=np.int64)]) for old, v in zip(self.raw_state, new)]
+        return [np.asarray(v, dtype=np.int64) for v in new]
+
+    def set_count(self, n: int) -> int:
+        """Twin of boids_app_set_count: grow by spawning now (continuing the
+        PRNG stream) or shrink, newest boids first; clamped to the capacity."""
+        n = max(0, min(int(n), self.model.CAPACITY))
+        if n < self.count:
+            self.x, self.y, self.vx, self.vy = (a[:n].copy() for a in (self.x, self.y, self.vx, self.vy))
+        elif n > self.count:
+            new = [self.A.from_raw(a) for a in self._spawn_raw(n - self.count)]
+            self.x, self.y, self.vx, self.vy = (np.concatenate([a, b]) for a, b in
+                                                zip((self.x, self.y, self.vx, self.vy), new))
+        return n
 
     def load_state(self, x, y, vx, vy) -> None:
         """Replace the flock with these values (the arithmetic's own units:
@@ -73,6 +82,17 @@ class Simulation:
         if len({len(a) for a in arrs}) != 1 or len(arrs[0]) > self.model.CAPACITY:
             raise ValueError("x, y, vx, vy must have one length, at most the capacity")
         self.x, self.y, self.vx, self.vy = arrs
+
+    def to_pixels(self, a) -> np.ndarray:
+        a = np.asarray(a)
+        return a / (1 << self.model.FRAC_BITS) if self.A.name == "fixed" else a.astype(np.float64)
+
+    def scene(self):
+        from .scene import Scene
+
+        boids = np.stack([self.to_pixels(v) for v in (self.x, self.y, self.vx, self.vy)], axis=1) \
+            if self.count else np.zeros((0, 4))
+        return Scene(self.model.WIDTH, self.model.HEIGHT, boids)
 
     @property
     def count(self) -> int:

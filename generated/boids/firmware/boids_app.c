@@ -41,6 +41,20 @@ void boids_app_reset(uint32_t seed, int32_t count)
     PT_INIT(&pt_anim);
 }
 
+static void draw_flock(uint16_t color);
+
+int32_t boids_app_set_count(int32_t n)
+{
+    if (n < 0) n = 0;
+    if (n > BOIDS_CAPACITY) n = BOIDS_CAPACITY;
+    draw_flock(PLAT_BLACK);
+    if (n < boids_flock.count) boids_flock.count = n; /* the newest boids leave first */
+    boids_spawn(&boids_flock, &rng, n);
+    stats.target = n;
+    stats.boids = boids_flock.count;
+    return n;
+}
+
 uint32_t boids_app_seed(void) { return seed_used; }
 void boids_app_pause(int paused) { stats.paused = (uint8_t)(paused != 0); }
 void boids_app_stats(boids_stats_t *out) { *out = stats; }
