@@ -305,6 +305,10 @@ int serial_cmd_exec(const char *line, size_t len, serial_sink_t sink)
         r_end(&r);
         return 1;
     }
+    {
+        int handled = boids_cmd_extra(line, len, sink);
+        if (handled >= 0) return handled;
+    }
     r_str(&r, "err unknown command '");
     r_mem(&r, t[0].s, t[0].n);
     r_str(&r, "' (try: help)");
@@ -326,6 +330,8 @@ void serial_cmd_clear(void)
 }
 
 static void sink_uart(const char *s, size_t n) { plat_serial_write(s, n); }
+
+void serial_cmd_tick(void) {}
 
 void serial_cmd_feed(char c)
 {

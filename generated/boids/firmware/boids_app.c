@@ -86,6 +86,7 @@ static PT_THREAD(timing_thread(struct pt *pt))
             boids_spawn(&boids_flock, &rng, want < stats.target ? want : stats.target);
         }
         stats.boids = boids_flock.count;
+        serial_cmd_tick();
     }
     PT_END(pt);
 }
