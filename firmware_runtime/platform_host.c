@@ -60,17 +60,22 @@ int plat_serial_getc(void)
     return -1;
 }
 
+/* A UART sends whether or not anyone listens: when the reader falls behind
+ * (a pty nobody has open fills up), wait a little, then drop the rest rather
+ * than stall the flock. */
+#define SERIAL_WRITE_PATIENCE_MS 20
 void plat_serial_write(const char *s, size_t n)
 {
+    int waited = 0;
     while (n > 0 && out_fd >= 0) {
         ssize_t w = write(out_fd, s, n);
         if (w < 0) {
             if (errno == EINTR) continue;
-            if (errno == EAGAIN) {
+            if (errno == EAGAIN && waited++ < SERIAL_WRITE_PATIENCE_MS) {
                 usleep(1000);
                 continue;
             }
-            return; /* peer gone: drop, as a UART would */
+            return; /* peer gone or not reading: drop, as a UART would */
         }
         s += w;
         n -= (size_t)w;
