@@ -1,0 +1,421 @@
+/* fuzz_serial.c - a fuzz driver for the serial command parser, linked with
+ * the real generated firmware, the real runtime and the host platform layer.
+ * Build it with -fsanitize=address,undefined (tools/fuzz_serial.sh,
+ * tests/test_fuzz_serial.py).
+ *
+ *   fuzz_serial LINES [SEED]
+ *
+ * Inputs are random bytes and mutations of valid commands (byte flips,
+ * truncation, splicing, long runs, NULs, backspaces, CR/LF mixes). Each input
+ * goes either byte by byte through serial_cmd_feed (as from the UART) or
+ * straight to serial_cmd_exec. After every executed line the driver checks:
+ *   - the reply is well formed: printable ASCII lines, each ending '\n', the
+ *     last one `ok...` or `err ...`, the ones before it `param ...`;
+ *   - the parameter table changed only if the reply is `ok NAME=V raw=R`
+ *     naming the one parameter that changed, R is its new value, V prints R,
+ *     and the value lies in [min, max] of a tunable parameter;
+ *   - every parameter stays within [min, max].
+ * Any violation prints the input and aborts. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boids_app.h"
+#include "boids_config.h"
+#include "fxdecimal.h"
+#include "params.h"
+#include "platform.h"
+#include "platform_host.h"
+#include "serial_cmd.h"
+
+#define MAX_PARAMS 64
+#define MAX_INPUT 400
+#define OUT_CAP 65536
+
+static uint64_t rng_state;
+static uint32_t rnd(void)
+{
+    /* xorshift64*: the driver's own stream, independent of the firmware's */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
+
+/* ---- output capture: plat_serial_write goes to a pipe we drain ---- */
+static int pipe_r;
+static char out[OUT_CAP];
+static size_t out_n;
+
+static void drain(void)
+{
+    for (;;) {
+        ssize_t n;
+        if (out_n == OUT_CAP) {
+            fprintf(stderr, "fuzz_serial: more than %d bytes of output for one line\n", OUT_CAP);
+            abort();
+        }
+        n = read(pipe_r, out + out_n, OUT_CAP - out_n);
+        if (n > 0) out_n += (size_t)n;
+        else if (n < 0 && errno == EINTR) continue;
+        else return;
+    }
+}
+
+static char cap[OUT_CAP];
+static size_t cap_n;
+static void capture(const char *s, size_t n)
+{
+    if (n > OUT_CAP - cap_n) abort();
+    memcpy(cap + cap_n, s, n);
+    cap_n += n;
+}
+
+/* ---- the state being checked ---- */
+static int32_t snap[MAX_PARAMS];
+static const unsigned char *cur_in;
+static size_t cur_len;
+static unsigned long lines_checked, replies_ok, replies_err, sets_accepted;
+
+static void take_snapshot(void)
+{
+    unsigned i;
+    for (i = 0; i < boids_param_count; i++) snap[i] = *boids_param_table[i].value;
+}
+
+static void die(const char *why, const char *reply, size_t n)
+{
+    size_t i;
+    fprintf(stderr, "fuzz_serial: %s\ninput (%zu bytes):", why, cur_len);
+    for (i = 0; i < cur_len; i++) fprintf(stderr, " %02x", cur_in[i]);
+    fprintf(stderr, "\nreply: '%.*s'\n", (int)n, reply);
+    abort();
+}
+
+static int echo_is_on(void)
+{
+    cap_n = 0;
+    serial_cmd_exec("echo", 4, capture);
+    return cap_n >= 10 && memcmp(cap, "ok echo on", 10) == 0;
+}
+
+/* Check one executed line's reply (r[0..n), possibly empty) and the table. */
+static void check(const char *r, size_t n, int want_reply, int exec_ret)
+{
+    size_t i, start = 0, last = 0;
+    unsigned changed = 0, which = 0, lines = 0;
+    for (i = 0; i < boids_param_count; i++) {
+        const bp_param_t *p = &boids_param_table[i];
+        if (*p->value < p->min || *p->value > p->max) die("a parameter left its range", r, n);
+        if (*p->value != snap[i]) {
+            changed++;
+            which = (unsigned)i;
+        }
+    }
+    lines_checked++;
+    if (n == 0) {
+        if (want_reply) die("no reply", r, n);
+        if (changed) die("parameters changed without a reply", r, n);
+        return;
+    }
+    if (r[n - 1] != '\n') die("reply does not end with a newline", r, n);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)r[i];
+        if (c == '\n') {
+            lines++;
+            if (i + 1 < n) {
+                if (i - start < 6 || memcmp(r + start, "param ", 6) != 0)
+                    die("a reply line before the last is not a param line", r, n);
+                start = i + 1;
+            }
+        } else if (c < 0x20 || c > 0x7E) {
+            die("reply has a control or non-ASCII byte", r, n);
+        }
+    }
+    last = start;
+    if (n - last >= 3 && memcmp(r + last, "ok", 2) == 0 && (r[last + 2] == ' ' || r[last + 2] == '\n')) {
+        replies_ok++;
+        if (exec_ret == 0) die("exec returned 0 for an ok reply", r, n);
+    } else if (n - last >= 5 && memcmp(r + last, "err ", 4) == 0) {
+        replies_err++;
+        if (exec_ret == 1) die("exec returned 1 for an err reply", r, n);
+        if (changed) die("a rejected line changed parameters", r, n);
+        return;
+    } else {
+        die("the last reply line is neither ok nor err", r, n);
+    }
+    if (changed > 1) die("one line changed several parameters", r, n);
+    if (changed == 1) {
+        const bp_param_t *p = &boids_param_table[which];
+        char want[200], num[24];
+        size_t wn;
+        if (!p->tunable) die("a non-tunable parameter changed", r, n);
+        if (lines != 1) die("a change answered by more than one line", r, n);
+        if (p->type == BP_FIXED) fxdec_format(*p->value, num);
+        else fxdec_format_int(*p->value, num);
+        wn = (size_t)snprintf(want, sizeof want, "ok %s=%s raw=%ld\n", p->name, num, (long)*p->value);
+        if (wn != n - last || memcmp(want, r + last, wn) != 0) die("the change is not what the reply says", r, n);
+        sets_accepted++;
+    }
+}
+
+/* ---- inputs ---- */
+static const char *const words[] = {"set", "s", "get", "list", "info", "stats", "reset", "boids", "pause",
+                                    "resume", "help", "telemetry", "echo", "on", "off"};
+static const char *const numbers[] = {"0", "1", "-1", "0.5", ".5", "5.", "+3", "-0", "200", "200.0000001",
+                                      "199.99999", "1e3", "0.0002", "0.00021362", "0.000213", "2147483647",
+                                      "-2147483648", "2147483648", "65535.99999", "65536", "-65536", "4294967295",
+                                      "4294967296", "0.00000000000000000000000000000000000000001", "00000000000001",
+                                      "+", "-", ".", "", "1.2.3", "0x10", "1,5", "NaN", "inf", "--1", "+-1", "100"};
+
+static size_t put(unsigned char *b, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    if (n + k > MAX_INPUT) k = MAX_INPUT - n;
+    memcpy(b + n, s, k);
+    return n + k;
+}
+
+static size_t valid_command(unsigned char *b)
+{
+    size_t n = 0;
+    char num[32], sid[16];
+    const bp_param_t *p = &boids_param_table[below(boids_param_count)];
+    const char *v = numbers[below(sizeof numbers / sizeof *numbers)];
+    if (below(3) == 0) {
+        /* a random decimal near the parameter's range */
+        int64_t raw = (int64_t)p->min - 1 + (int64_t)below((uint32_t)((int64_t)p->max - p->min) + 3u);
+        if (raw > INT32_MAX) raw = INT32_MAX;
+        if (raw < INT32_MIN) raw = INT32_MIN;
+        if (p->type == BP_FIXED) fxdec_format((int32_t)raw, num);
+        else fxdec_format_int((int32_t)raw, num);
+        v = num;
+    }
+    switch (below(16)) {
+    case 0: case 1: case 2: case 3: case 4:
+        n = put(b, n, "set ");
+        n = put(b, n, p->name);
+        n = put(b, n, " ");
+        n = put(b, n, v);
+        break;
+    case 5: case 6:
+        snprintf(sid, sizeof sid, "s %u ", (unsigned)(below(4) ? p->id : below(300)));
+        n = put(b, n, sid);
+        n = put(b, n, v);
+        break;
+    case 7: n = put(b, n, "get "); n = put(b, n, p->name); break;
+    case 8: n = put(b, n, "list"); break;
+    case 9: n = put(b, n, below(2) ? "info" : "stats"); break;
+    case 10: n = put(b, n, "reset"); if (below(2)) { n = put(b, n, " "); n = put(b, n, v); } break;
+    case 11: n = put(b, n, "boids "); n = put(b, n, below(2) ? v : "50"); break;
+    case 12: n = put(b, n, below(2) ? "pause" : "resume"); break;
+    case 13: n = put(b, n, "telemetry "); n = put(b, n, below(2) ? "on" : "off"); break;
+    case 14: n = put(b, n, "echo "); n = put(b, n, below(4) ? "off" : "on"); break;
+    default: {
+        unsigned k, w = 1 + below(5);
+        for (k = 0; k < w; k++) {
+            if (k) n = put(b, n, below(4) ? " " : "\t");
+            n = put(b, n, below(2) ? words[below(sizeof words / sizeof *words)] : v);
+        }
+    }
+    }
+    return n;
+}
+
+static size_t mutate(unsigned char *b, size_t n)
+{
+    unsigned k, rounds = 1 + below(4);
+    static const unsigned char specials[] = {0, '\r', '\n', '\b', 0x7F, 0x03, 0x15, '\t', ' ', 0x80, 0xFF, '.', '-'};
+    for (k = 0; k < rounds; k++) {
+        size_t at = below((uint32_t)n + 1);
+        switch (below(9)) {
+        case 0: /* bit flip */
+            if (n) b[below((uint32_t)n)] ^= (unsigned char)(1u << below(8));
+            break;
+        case 1: /* random byte */
+            if (n) b[below((uint32_t)n)] = (unsigned char)below(256);
+            break;
+        case 2: /* truncate */
+            n = at;
+            break;
+        case 3: { /* insert a special byte */
+            if (n < MAX_INPUT) {
+                memmove(b + at + 1, b + at, n - at);
+                b[at] = specials[below(sizeof specials)];
+                n++;
+            }
+            break;
+        }
+        case 4: { /* a long run */
+            size_t run = 1 + below(150);
+            unsigned char c = below(2) ? (unsigned char)'9' : specials[below(sizeof specials)];
+            if (n + run > MAX_INPUT) run = MAX_INPUT - n;
+            memmove(b + at + run, b + at, n - at);
+            memset(b + at, c, run);
+            n += run;
+            break;
+        }
+        case 5: { /* splice in another command */
+            unsigned char o[MAX_INPUT];
+            size_t on = valid_command(o), from = below((uint32_t)on + 1);
+            size_t take = on - from;
+            if (at + take > MAX_INPUT) take = MAX_INPUT - at;
+            memcpy(b + at, o + from, take);
+            n = at + take;
+            break;
+        }
+        case 6: /* delete a byte */
+            if (n && at < n) {
+                memmove(b + at, b + at + 1, n - at - 1);
+                n--;
+            }
+            break;
+        case 7: { /* a CR/LF mix in the middle */
+            static const char *const eols[] = {"\r", "\n", "\r\n", "\n\r", "\r\r\n"};
+            const char *e = eols[below(5)];
+            size_t el = strlen(e);
+            if (n + el <= MAX_INPUT) {
+                memmove(b + at + el, b + at, n - at);
+                memcpy(b + at, e, el);
+                n += el;
+            }
+            break;
+        }
+        default: /* duplicate the tail */
+            if (n && n * 2 <= MAX_INPUT) {
+                memcpy(b + n, b + at, n - at);
+                n += n - at;
+            }
+        }
+    }
+    return n;
+}
+
+static size_t make_input(unsigned char *b)
+{
+    size_t n, i;
+    switch (below(8)) {
+    case 0: /* pure random bytes */
+        n = below(MAX_INPUT);
+        for (i = 0; i < n; i++) b[i] = (unsigned char)below(256);
+        return n;
+    case 1: /* random printable text */
+        n = below(100);
+        for (i = 0; i < n; i++) b[i] = (unsigned char)(0x20 + below(95));
+        return n;
+    case 2: case 3:
+        return valid_command(b);
+    default:
+        return mutate(b, valid_command(b));
+    }
+}
+
+/* Feed one input byte by byte with a random line ending; check the reply of
+ * every line the firmware completes. */
+static void feed_input(const unsigned char *b, size_t n)
+{
+    static const char *const eols[] = {"\n", "\r", "\r\n", "\n\r", ""};
+    const char *e = eols[below(5)];
+    unsigned char all[MAX_INPUT + 8];
+    size_t total, i;
+    memcpy(all, b, n);
+    memcpy(all + n, e, strlen(e));
+    total = n + strlen(e);
+    cur_in = all;
+    cur_len = total;
+    for (i = 0; i < total; i++) {
+        int echo = 0; /* with echo on, the reply follows the echoed CRLF */
+        char c = (char)all[i];
+        int eol = (c == '\r' || c == '\n');
+        if (eol) {
+            echo = echo_is_on();
+            take_snapshot();
+            drain(); /* the echo of the bytes typed so far, if any */
+            out_n = 0;
+        }
+        serial_cmd_feed(c);
+        if (eol) {
+            const char *r = out;
+            size_t rn;
+            drain();
+            rn = out_n;
+            if (echo) {
+                /* echo ends the typed line with CRLF; the reply follows it */
+                size_t j;
+                for (j = rn; j >= 2; j--) {
+                    if (out[j - 2] == '\r' && out[j - 1] == '\n') {
+                        r = out + j;
+                        rn = out_n - j;
+                        break;
+                    }
+                }
+            }
+            check(r, rn, 0, -1);
+        }
+    }
+}
+
+/* Give the whole input to serial_cmd_exec, as a host --set would. */
+static void exec_input(const unsigned char *b, size_t n)
+{
+    int ret;
+    cur_in = b;
+    cur_len = n;
+    take_snapshot();
+    cap_n = 0;
+    ret = serial_cmd_exec((const char *)b, n, capture);
+    check(cap, cap_n, 1, ret);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long lines, i;
+    int fds[2];
+    struct timespec t0, t1;
+    double secs;
+    unsigned char in[MAX_INPUT + 1];
+    if (argc < 2) {
+        fprintf(stderr, "usage: fuzz_serial LINES [SEED]\n");
+        return 2;
+    }
+    lines = strtoul(argv[1], NULL, 10);
+    rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    if (rng_state == 0) rng_state = 1;
+    if (boids_param_count > MAX_PARAMS || pipe(fds) != 0) return 2;
+    pipe_r = fds[0];
+    (void)fcntl(pipe_r, F_SETFL, fcntl(pipe_r, F_GETFL) | O_NONBLOCK);
+
+    plat_init();
+    host_use_virtual_time();
+    host_serial_fds(-1, fds[1]);
+    boids_app_reset(1, -1);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (i = 0; i < lines; i++) {
+        size_t n = make_input(in);
+        if (below(4) == 0) exec_input(in, n);
+        else feed_input(in, n);
+        if (i % 512 == 511) {
+            /* let the threads run: frames, the per-second tick and telemetry */
+            unsigned k;
+            for (k = 0; k < 40; k++) {
+                boids_app_run();
+                host_advance_ms(50);
+            }
+            drain();
+            out_n = 0;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("fuzz_serial: inputs=%lu lines_checked=%lu ok=%lu err=%lu sets_accepted=%lu crashes=0 seed=%s "
+           "time=%.1fs\n",
+           lines, lines_checked, replies_ok, replies_err, sets_accepted, argc > 2 ? argv[2] : "1", secs);
+    return 0;
+}
