@@ -16,6 +16,7 @@
 #include "boids_app.h"
 #include "boids_flock.h"
 #include "fxdecimal.h"
+#include "host_image.h"
 #include "platform.h"
 #include "platform_host.h"
 #include "serial_cmd.h"
@@ -31,7 +32,10 @@ static void usage(void)
     fprintf(stderr,
             "usage: boids_host --frames N [--seed S] [--trace FILE] [--boids N] [--set NAME=VALUE ...]\n"
             "       boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]\n"
-            "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n");
+            "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n"
+            "       [--png FILE.png]          the same as PNG\n"
+            "       [--gif FILE.gif [--gif-frames N]]  animated GIF of the first N frames (default 90);\n"
+            "                                 without --frames/--seconds/--pty it runs N frames headless\n");
 }
 
 static void trace_rows(uint32_t frame)
@@ -44,9 +48,16 @@ static void trace_rows(uint32_t frame)
     }
 }
 
+static gif_writer_t gif;
+static uint32_t gif_frames = 90;
+static int gif_failed;
+
 static void on_frame(uint32_t frame)
 {
     if (trace) trace_rows(frame);
+    /* every frame the animation finished, at the spec's frame period */
+    if (gif.f && gif.frames < gif_frames && image_gif_frame(&gif, host_framebuffer(), (100u + BOIDS_FRAME_RATE / 2u) / BOIDS_FRAME_RATE) != 0)
+        gif_failed = 1;
 }
 
 static void trace_header(uint32_t seed)
@@ -111,7 +122,7 @@ int main(int argc, char **argv)
 {
     uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0;
     int headless = 0, use_pty = 0, have_boids = 0, i;
-    const char *trace_path = NULL, *shot = NULL;
+    const char *trace_path = NULL, *shot = NULL, *png = NULL, *gif_path = NULL;
     const char *sets[64];
     int nsets = 0;
 
@@ -124,6 +135,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--seconds") && parse_u32(v, &seconds)) i++;
         else if (!strcmp(a, "--trace") && v) trace_path = v, i++;
         else if (!strcmp(a, "--screenshot") && v) shot = v, i++;
+        else if (!strcmp(a, "--png") && v) png = v, i++;
+        else if (!strcmp(a, "--gif") && v) gif_path = v, i++;
+        else if (!strcmp(a, "--gif-frames") && parse_u32(v, &gif_frames) && gif_frames > 0) i++;
         else if (!strcmp(a, "--set") && v && nsets < 64) sets[nsets++] = v, i++;
         else if (!strcmp(a, "--pty")) use_pty = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -140,7 +154,17 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (gif_path && !headless && !use_pty && !seconds) {
+        /* a GIF alone: record its frames headless, deterministic */
+        headless = 1;
+        frames_wanted = gif_frames;
+    }
+
     plat_init();
+    if (gif_path && image_gif_begin(&gif, gif_path, BOIDS_WIDTH, BOIDS_HEIGHT) != 0) {
+        perror(gif_path);
+        return 1;
+    }
     for (i = 0; i < nsets; i++)
         if (!apply_set(sets[i])) return 2;
 
@@ -191,6 +215,7 @@ int main(int argc, char **argv)
             host_serial_fds(0, 1);
         }
         boids_app_reset(seed, have_boids ? (int32_t)boids : -1);
+        host_on_frame(on_frame);
         t_end = time(NULL) + (time_t)seconds;
         while (!stop_flag && !(seconds && time(NULL) >= t_end) && !(!use_pty && host_serial_eof())) {
             boids_app_run();
@@ -199,6 +224,14 @@ int main(int argc, char **argv)
     }
     if (shot && host_write_ppm(shot) != 0) {
         perror(shot);
+        return 1;
+    }
+    if (png && image_write_png(png, host_framebuffer(), BOIDS_WIDTH, BOIDS_HEIGHT) != 0) {
+        perror(png);
+        return 1;
+    }
+    if (gif.f && (image_gif_end(&gif) != 0 || gif_failed)) {
+        perror(gif_path);
         return 1;
     }
     return 0;

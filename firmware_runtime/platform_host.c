@@ -14,6 +14,7 @@
 #include "boids_config.h"
 #include "platform.h"
 #include "platform_host.h"
+#include "tft_ili9340.h"
 
 static uint16_t fb[BOIDS_WIDTH * BOIDS_HEIGHT];
 static uint64_t spi_bytes;
@@ -27,6 +28,7 @@ void plat_init(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     memset(fb, 0, sizeof fb);
+    tft_init(); /* same bytes as the board's start-up (counted, no pixels) */
 }
 
 void host_use_virtual_time(void) { virtual_time = 1; }
@@ -60,23 +62,33 @@ int plat_serial_getc(void)
     return -1;
 }
 
-/* A UART sends whether or not anyone listens: when the reader falls behind
- * (a pty nobody has open fills up), wait a little, then drop the rest rather
- * than stall the flock. */
+/* A UART sends whether or not anyone listens. When the reader stops reading
+ * (a pty whose client went away fills up), wait a little once, then drop
+ * output until it reads again rather than stall the flock; a line cut short
+ * is ended before the next output, so the next reader starts on a new line. */
 #define SERIAL_WRITE_PATIENCE_MS 20
+static int out_stalled, out_mid_line;
+
 void plat_serial_write(const char *s, size_t n)
 {
     int waited = 0;
+    if (out_stalled && out_mid_line) {
+        if (out_fd < 0 || write(out_fd, "\n", 1) != 1) return;
+        out_mid_line = 0;
+    }
     while (n > 0 && out_fd >= 0) {
         ssize_t w = write(out_fd, s, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN && waited++ < SERIAL_WRITE_PATIENCE_MS) {
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR) continue;
+            if (w < 0 && errno == EAGAIN && !out_stalled && waited++ < SERIAL_WRITE_PATIENCE_MS) {
                 usleep(1000);
                 continue;
             }
+            if (w < 0 && errno == EAGAIN) out_stalled = 1;
             return; /* peer gone or not reading: drop, as a UART would */
         }
+        out_stalled = 0;
+        out_mid_line = (s[w - 1] != '\n');
         s += w;
         n -= (size_t)w;
     }
@@ -103,31 +115,85 @@ const char *host_open_pty(void)
     return path;
 }
 
-/* An ILI9340-style pixel write: column/page windows (2 x 5 bytes with
- * command bytes), memory-write command (1), colour (2). */
-#define SPI_BYTES_PER_PIXEL 13u
+/* The display end of the ILI9340 driver: the bytes tft_ili9340.c sends are
+ * counted (what SPI would carry) and decoded as the controller would
+ * (CASET/PASET window, RAMWR pixels MSB first) into the framebuffer. */
+static struct {
+    uint8_t cmd;         /* last command byte */
+    unsigned nargs;      /* data bytes received since it */
+    uint8_t args[4];
+    int xs, xe, ys, ye;  /* window */
+    int cx, cy;          /* RAMWR cursor */
+    int have_hi;
+    uint8_t hi;
+} lcd;
 
-void plat_draw_pixel(int x, int y, uint16_t color)
+static void lcd_put(uint16_t color)
 {
-    if (x < 0 || y < 0 || x >= BOIDS_WIDTH || y >= BOIDS_HEIGHT) return;
-    fb[y * BOIDS_WIDTH + x] = color;
-    spi_bytes += SPI_BYTES_PER_PIXEL;
+    if (lcd.cx >= 0 && lcd.cy >= 0 && lcd.cx < BOIDS_WIDTH && lcd.cy < BOIDS_HEIGHT)
+        fb[lcd.cy * BOIDS_WIDTH + lcd.cx] = color;
+    if (++lcd.cx > lcd.xe) {
+        lcd.cx = lcd.xs;
+        if (++lcd.cy > lcd.ye) lcd.cy = lcd.ys;
+    }
 }
 
-void plat_fill_rect(int x, int y, int w, int h, uint16_t color)
+void tft_port_select(int on) { (void)on; }
+void tft_port_reset(int level) { (void)level; }
+void tft_port_delay_ms(uint32_t ms) { (void)ms; }
+
+void tft_port_command(uint8_t cmd)
 {
-    int i, j, x1 = x + w, y1 = y + h;
-    if (x < 0) x = 0;
-    if (y < 0) y = 0;
-    if (x1 > BOIDS_WIDTH) x1 = BOIDS_WIDTH;
-    if (y1 > BOIDS_HEIGHT) y1 = BOIDS_HEIGHT;
-    if (x1 <= x || y1 <= y) return;
-    for (j = y; j < y1; j++)
-        for (i = x; i < x1; i++) fb[j * BOIDS_WIDTH + i] = color;
-    spi_bytes += 11u + 2u * (uint64_t)(x1 - x) * (uint64_t)(y1 - y);
+    spi_bytes++;
+    lcd.cmd = cmd;
+    lcd.nargs = 0;
+    lcd.have_hi = 0;
+    if (cmd == ILI_RAMWR) {
+        lcd.cx = lcd.xs;
+        lcd.cy = lcd.ys;
+    }
 }
 
-void plat_fill_screen(uint16_t color) { plat_fill_rect(0, 0, BOIDS_WIDTH, BOIDS_HEIGHT, color); }
+static void lcd_data(uint8_t b)
+{
+    spi_bytes++;
+    if (lcd.cmd == ILI_RAMWR) {
+        if (!lcd.have_hi) {
+            lcd.hi = b;
+            lcd.have_hi = 1;
+        } else {
+            lcd.have_hi = 0;
+            lcd_put((uint16_t)((lcd.hi << 8) | b));
+        }
+        return;
+    }
+    if ((lcd.cmd == ILI_CASET || lcd.cmd == ILI_PASET) && lcd.nargs < 4) {
+        lcd.args[lcd.nargs++] = b;
+        if (lcd.nargs == 4) {
+            int lo = (lcd.args[0] << 8) | lcd.args[1], hi = (lcd.args[2] << 8) | lcd.args[3];
+            if (lcd.cmd == ILI_CASET) lcd.xs = lo, lcd.xe = hi;
+            else lcd.ys = lo, lcd.ye = hi;
+        }
+    }
+}
+
+void tft_port_data(const uint8_t *b, size_t n)
+{
+    while (n--) lcd_data(*b++);
+}
+
+void tft_port_fill(uint16_t color, uint32_t n)
+{
+    if (lcd.cmd != ILI_RAMWR || lcd.have_hi) {
+        while (n--) {
+            lcd_data((uint8_t)(color >> 8));
+            lcd_data((uint8_t)color);
+        }
+        return;
+    }
+    spi_bytes += 2u * (uint64_t)n;
+    while (n--) lcd_put(color);
+}
 
 void host_on_frame(void (*cb)(uint32_t)) { frame_cb = cb; }
 void plat_frame_done(uint32_t frame)

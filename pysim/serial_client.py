@@ -1,0 +1,306 @@
+"""Talk to a board (or the host firmware on a pty) over its serial link.
+
+    import warnings
+    from pysim.serial_client import BoardClient, BoardError
+    with BoardClient("/dev/ttyUSB0", model) as board:   # model: the generated boids_model module
+        board.set_visual_range(40)          # -> 40.0, the value the board now holds
+        board.set("centering_factor", "0.0005")
+        board.telemetry(True)               # board.latest_telemetry / board.on_telemetry
+
+The protocol is line based (firmware_runtime/serial_cmd.c): every command is
+answered by zero or more `param ...` lines and one line starting `ok` or
+`err REASON`. Telemetry lines (`tm k=v ...`) may arrive at any time; a reader
+thread routes them apart from replies.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import warnings
+from decimal import Decimal
+from typing import Callable
+
+import serial
+
+# Ctrl-U: the board discards the line received so far (a previous session may
+# have left half a line in its buffer).
+_LINE_KILL = b"\x15"
+_INT_INFO_FIELDS = ("capacity", "fps")
+
+
+class BoardError(Exception):
+    """The board answered `err REASON` (or did not answer: BoardTimeout)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BoardTimeout(BoardError):
+    """No complete reply within the client's timeout."""
+
+
+class SpecMismatchWarning(UserWarning):
+    """The board runs firmware generated from another spec than the local model."""
+
+
+def _fields(words: list[str]) -> dict[str, str]:
+    out = {}
+    for w in words:
+        k, sep, v = w.partition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
+def parse_telemetry(line: str) -> dict[str, int] | None:
+    """`tm time=3 boids=100 ...` -> {'time': 3, 'boids': 100, ...}; None if not telemetry."""
+    words = line.split()
+    if not words or words[0] != "tm":
+        return None
+    out = {}
+    for k, v in _fields(words[1:]).items():
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def value_text(value) -> str:
+    """A number as plain decimal text the board parses (no exponent)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise TypeError("a parameter value cannot be a bool")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        value = Decimal(repr(value))  # the shortest text that reads back as this float
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    raise TypeError(f"cannot send {type(value).__name__} as a parameter value")
+
+
+class BoardClient:
+    """One connection to a board; methods may be called from one thread at a time
+    (a lock serialises them); telemetry is delivered from the reader thread."""
+
+    def __init__(self, port: str, model, baud: int | None = None, timeout: float = 1.0) -> None:
+        self.model = model
+        self.timeout = timeout
+        self.latest_telemetry: dict | None = None
+        self.on_telemetry: Callable[[dict], None] | None = None
+        self.info: dict = {}
+        self._defs = {p.name: p for p in model.PARAMS}
+        self._scale = 1 << model.FRAC_BITS
+        self._lock = threading.Lock()
+        self._replies: queue.Queue = queue.Queue()
+        self._closed = threading.Event()
+        self._ser = serial.Serial(port, baudrate=baud or model.BAUD, timeout=0.05)
+        self._reader = threading.Thread(target=self._read_loop, name=f"board-reader {port}", daemon=True)
+        self._reader.start()
+        try:
+            self.info = self._handshake()
+        except BaseException:
+            self.close()
+            raise
+        if self.info.get("hash") != model.SPEC_HASH:
+            warnings.warn(
+                f"{port}: the board runs spec '{self.info.get('spec')}' hash {self.info.get('hash')}, "
+                f"the local model is '{model.SPEC_NAME}' hash {model.SPEC_HASH}; regenerate and reflash",
+                SpecMismatchWarning, stacklevel=2)
+        self._add_typed_setters()
+
+    # ---- connection ----
+    def close(self) -> None:
+        self._closed.set()
+        try:
+            self._ser.close()
+        except (OSError, serial.SerialException):
+            pass
+        if self._reader.is_alive() and self._reader is not threading.current_thread():
+            self._reader.join(timeout=1.0)
+
+    def __enter__(self) -> "BoardClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _read_loop(self) -> None:
+        buf = b""
+        while not self._closed.is_set():
+            try:
+                chunk = self._ser.read(max(1, self._ser.in_waiting))
+            except (OSError, TypeError, AttributeError, serial.SerialException) as e:
+                if not self._closed.is_set():
+                    self._replies.put(e)  # wake a waiting command with the cause
+                return
+            if not chunk:
+                continue
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                self._route(raw.decode("ascii", "replace").strip("\r"))
+
+    def _route(self, line: str) -> None:
+        tm = parse_telemetry(line)
+        if tm is None:
+            self._replies.put(line)
+            return
+        self.latest_telemetry = tm
+        cb = self.on_telemetry
+        if cb is not None:
+            try:
+                cb(tm)
+            except Exception as e:  # a bad callback must not kill the reader
+                warnings.warn(f"on_telemetry raised {e!r}", RuntimeWarning)
+
+    # ---- commands ----
+    def command(self, line: str) -> list[str]:
+        """Send one command line; the reply lines (any `param` lines, then the
+        `ok` line). Raises BoardError(reason) on `err`, BoardTimeout when no
+        reply comes within the timeout."""
+        if "\r" in line or "\n" in line or not line.strip():
+            raise ValueError(f"one non-blank command line expected, got {line!r}")
+        data = line.encode("ascii") + b"\n"
+        with self._lock:
+            self._drain()
+            try:
+                self._ser.write(data)
+            except (OSError, serial.SerialException) as e:
+                raise BoardError(f"cannot write to the port: {e}") from e
+            got: list[str] = []
+            deadline = time.monotonic() + self.timeout
+            while True:
+                left = deadline - time.monotonic()
+                try:
+                    item = self._replies.get(timeout=max(left, 0.0))
+                except queue.Empty:
+                    raise BoardTimeout(f"no reply to '{line}' within {self.timeout} s") from None
+                if isinstance(item, Exception):
+                    raise BoardError(f"port failed: {item}") from item
+                if item in (line, "^U", ""):  # the board's echo of what we typed, when echo is on
+                    continue
+                if item == "ok" or item.startswith("ok "):
+                    got.append(item)
+                    return got
+                if item == "err" or item.startswith("err "):
+                    raise BoardError(item[4:])
+                got.append(item)
+
+    def _drain(self) -> None:
+        """Forget lines nobody asked for (a reply that came after its timeout)."""
+        while True:
+            try:
+                self._replies.get_nowait()
+            except queue.Empty:
+                return
+
+    def _ok(self, line: str) -> list[str]:
+        """The words after `ok` of the reply's last line."""
+        return self.command(line)[-1].split()[1:]
+
+    def _number(self, name: str, raw: int) -> float | int:
+        p = self._defs.get(name)
+        if p is not None and p.type == "int":
+            return raw
+        return raw / self._scale
+
+    def _confirmed(self, words: list[str], name: str) -> float | int:
+        f = _fields(words)
+        if name not in f or "raw" not in f:
+            raise BoardError(f"unexpected reply for {name}: ok {' '.join(words)}")
+        return self._number(name, int(f["raw"]))
+
+    def set(self, name: str, value) -> float | int:
+        """Set a parameter; returns the value the board now holds (exactly
+        raw / 2^F for fixed, an int for int parameters)."""
+        return self._confirmed(self._ok(f"set {name} {value_text(value)}"), name)
+
+    def get(self, name: str) -> float | int:
+        return self._confirmed(self._ok(f"get {name}"), name)
+
+    def params(self) -> dict[str, dict]:
+        out = {}
+        for line in self.command("list")[:-1]:
+            words = line.split()
+            if not words or words[0] != "param" or "=" not in words[1]:
+                continue
+            name, _, _ = words[1].partition("=")
+            f = _fields(words[2:])
+            typ = f.get("type", "fixed")
+            num = int if typ == "int" else float
+            out[name] = {
+                "value": self._number(name, int(f["raw"])) if typ != "int" else int(f["raw"]),
+                "raw": int(f["raw"]),
+                "min": num(f["min"]),
+                "max": num(f["max"]),
+                "default": num(f["default"]),
+                "id": int(f["id"]),
+                "tunable": f.get("tunable") == "1",
+                "type": typ,
+                "unit": "" if f.get("unit", "-") == "-" else f["unit"],
+            }
+        return out
+
+    def stats(self) -> dict[str, int]:
+        return {k: int(v) for k, v in _fields(self._ok("stats")[1:]).items()}
+
+    def set_count(self, n: int) -> int:
+        return int(_fields(self._ok(f"boids {int(n)}"))["boids"])
+
+    def reset(self, seed: int | None = None) -> int:
+        """Restart the flock (same size, same parameters); returns the seed used."""
+        words = self._ok("reset" if seed is None else f"reset {int(seed)}")
+        return int(_fields(words)["seed"])
+
+    def pause(self) -> None:
+        self.command("pause")
+
+    def resume(self) -> None:
+        self.command("resume")
+
+    def telemetry(self, on: bool) -> None:
+        self.command("telemetry on" if on else "telemetry off")
+
+    # ---- construction helpers ----
+    def _handshake(self) -> dict:
+        """Drop any half line the board holds, ask `info`, and skip whatever a
+        previous session left in the pipe until the info line arrives."""
+        with self._lock:
+            self._ser.write(_LINE_KILL + b"info\n")
+            deadline = time.monotonic() + self.timeout
+            while True:
+                try:
+                    item = self._replies.get(timeout=max(deadline - time.monotonic(), 0.0))
+                except queue.Empty:
+                    raise BoardTimeout(f"no reply to 'info' within {self.timeout} s") from None
+                if isinstance(item, Exception):
+                    raise BoardError(f"port failed: {item}") from item
+                if item.startswith("ok info "):
+                    return self._parse_info(item)
+
+    @staticmethod
+    def _parse_info(line: str) -> dict:
+        info: dict = dict(_fields(line.split()[2:]))
+        for k in _INT_INFO_FIELDS:
+            if k in info and info[k].isdigit():
+                info[k] = int(info[k])
+        return info
+
+    def _add_typed_setters(self) -> None:
+        for p in self.model.PARAMS:
+            attr = f"set_{p.name}"
+            # A parameter named like a method (e.g. 'count') keeps only set(name, v).
+            if not p.tunable or hasattr(type(self), attr):
+                continue
+
+            def setter(value, _name=p.name):
+                return self.set(_name, value)
+
+            setter.__name__ = attr
+            setter.__doc__ = f"set {p.name} ({p.unit or 'no unit'}, [{p.min}, {p.max}]): {p.description}"
+            setattr(self, attr, setter)
