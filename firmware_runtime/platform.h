@@ -13,6 +13,16 @@
 #define PLAT_RED 0xF800u
 #define PLAT_GREEN 0x07E0u
 #define PLAT_YELLOW 0xFFE0u
+#define PLAT_BLUE 0x001Fu
+#define PLAT_CYAN 0x07FFu
+#define PLAT_MAGENTA 0xF81Fu
+#define PLAT_GREY 0x8410u
+#define PLAT_RGB565(r, g, b) ((uint16_t)((((r) & 0xF8u) << 8) | (((g) & 0xFCu) << 3) | ((b) >> 3)))
+
+/* A character cell of plat_draw_text: the 5x7 glyph plus one blank column
+ * and one blank row, all painted (fg on bg). */
+#define PLAT_TEXT_CELL_W 6
+#define PLAT_TEXT_CELL_H 8
 
 void plat_init(void);
 /* Milliseconds since start; wraps after 49 days (compare with differences). */
@@ -21,9 +31,22 @@ uint32_t plat_millis(void);
 int plat_serial_getc(void);
 void plat_serial_write(const char *s, size_t n);
 
+/* Drawing, in draw.c for both layers (see below). */
 void plat_draw_pixel(int x, int y, uint16_t color);
 void plat_fill_rect(int x, int y, int w, int h, uint16_t color);
 void plat_fill_screen(uint16_t color);
+
+/* Drawing shared by both layers (draw.c, over the ILI9340 driver and the
+ * layer's tft_port_*): clipped to the display, so any coordinates are safe.
+ * The host and the board draw the same pixels with the same SPI bytes. */
+void plat_draw_line(int x0, int y0, int x1, int y1, uint16_t color);
+void plat_draw_circle(int cx, int cy, int r, uint16_t color); /* outline */
+void plat_fill_circle(int cx, int cy, int r, uint16_t color);
+/* w x h RGB565 pixels, row-major, in one SPI window. */
+void plat_blit(int x, int y, int w, int h, const uint16_t *px);
+/* Text in the 5x7 font, each cell painted fg on bg; '\n' starts a new line
+ * at x. Returns the x after the last character. */
+int plat_draw_text(int x, int y, const char *s, uint16_t fg, uint16_t bg);
 
 /* Called by the animation thread after every frame (the host writes its
  * trace here; the board does nothing). */

@@ -1,0 +1,137 @@
+/* draw.c - the drawing both platform layers share: clipping, lines,
+ * circles and text rasterised here, sent through the ILI9340 driver, whose
+ * bytes go to the layer's tft_port_* (SPI on the board, a decoded
+ * framebuffer on the host). One rasteriser, so the same pixels on both. */
+#include "boids_config.h"
+#include "draw.h"
+#include "font5x7.h"
+#include "platform.h"
+#include "tft_ili9340.h"
+
+int draw_clip(int *x, int *y, int *w, int *h, int width, int height)
+{
+    /* 64-bit so that huge sizes cannot overflow x + w. */
+    int64_t x0 = *x, y0 = *y, x1 = (int64_t)*x + *w, y1 = (int64_t)*y + *h;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > width) x1 = width;
+    if (y1 > height) y1 = height;
+    if (x1 <= x0 || y1 <= y0) return 0;
+    *x = (int)x0;
+    *y = (int)y0;
+    *w = (int)(x1 - x0);
+    *h = (int)(y1 - y0);
+    return 1;
+}
+
+void plat_draw_pixel(int x, int y, uint16_t color)
+{
+    if (x < 0 || y < 0 || x >= BOIDS_WIDTH || y >= BOIDS_HEIGHT) return;
+    tft_pixel(x, y, color);
+}
+
+void plat_fill_rect(int x, int y, int w, int h, uint16_t color)
+{
+    if (draw_clip(&x, &y, &w, &h, BOIDS_WIDTH, BOIDS_HEIGHT)) tft_fill_rect(x, y, w, h, color);
+}
+
+void plat_fill_screen(uint16_t color) { tft_fill_rect(0, 0, BOIDS_WIDTH, BOIDS_HEIGHT, color); }
+
+void plat_blit(int x, int y, int w, int h, const uint16_t *px)
+{
+    int cx = x, cy = y, cw = w, ch = h;
+    if (!draw_clip(&cx, &cy, &cw, &ch, BOIDS_WIDTH, BOIDS_HEIGHT)) return;
+    tft_blit(cx, cy, cw, ch, px + (cy - y) * w + (cx - x), w);
+}
+
+/* Bresenham: one pixel per step along the major axis. */
+void plat_draw_line(int x0, int y0, int x1, int y1, uint16_t color)
+{
+    int dx = x1 > x0 ? x1 - x0 : x0 - x1, sx = x0 < x1 ? 1 : -1;
+    int dy = y1 > y0 ? y0 - y1 : y1 - y0, sy = y0 < y1 ? 1 : -1;
+    int err = dx + dy;
+    for (;;) {
+        int e2;
+        plat_draw_pixel(x0, y0, color);
+        if (x0 == x1 && y0 == y1) break;
+        e2 = 2 * err;
+        if (e2 >= dy) err += dy, x0 += sx;
+        if (e2 <= dx) err += dx, y0 += sy;
+    }
+}
+
+/* Midpoint circle, integers only. Each octant point is drawn once: the
+ * axis and diagonal points, which two octants share, are not repeated
+ * (fewer SPI bytes, same pixels). */
+void plat_draw_circle(int cx, int cy, int r, uint16_t color)
+{
+    int x = r, y = 0, d = 1 - r;
+    if (r < 0) return;
+    if (r == 0) {
+        plat_draw_pixel(cx, cy, color);
+        return;
+    }
+    while (y <= x) {
+        plat_draw_pixel(cx + x, cy + y, color);
+        plat_draw_pixel(cx - x, cy - y, color);
+        if (y != 0) {
+            plat_draw_pixel(cx + x, cy - y, color);
+            plat_draw_pixel(cx - x, cy + y, color);
+        }
+        if (x != y) {
+            plat_draw_pixel(cx + y, cy + x, color);
+            plat_draw_pixel(cx - y, cy - x, color);
+            if (y != 0) {
+                plat_draw_pixel(cx - y, cy + x, color);
+                plat_draw_pixel(cx + y, cy - x, color);
+            }
+        }
+        y++;
+        if (d < 0) {
+            d += 2 * y + 1;
+        } else {
+            x--;
+            d += 2 * (y - x) + 1;
+        }
+    }
+}
+
+/* Disc: the pixels with dx^2 + dy^2 <= r^2 + r (the midpoint circle's
+ * inside), one span per row; the half-width only shrinks as |dy| grows. */
+void plat_fill_circle(int cx, int cy, int r, uint16_t color)
+{
+    long x, dy, lim;
+    if (r < 0) return;
+    if (r > 2 * (BOIDS_WIDTH + BOIDS_HEIGHT)) r = 2 * (BOIDS_WIDTH + BOIDS_HEIGHT); /* covers the screen anyway */
+    lim = (long)r * r + r;
+    x = r;
+    for (dy = 0; dy <= r; dy++) {
+        while (x * x + dy * dy > lim) x--;
+        plat_fill_rect(cx - (int)x, cy + (int)dy, 2 * (int)x + 1, 1, color);
+        if (dy != 0) plat_fill_rect(cx - (int)x, cy - (int)dy, 2 * (int)x + 1, 1, color);
+    }
+}
+
+int plat_draw_text(int x, int y, const char *s, uint16_t fg, uint16_t bg)
+{
+    /* One glyph cell rendered into a small buffer, sent as one window. */
+    uint16_t cell[PLAT_TEXT_CELL_W * PLAT_TEXT_CELL_H];
+    int x_start = x, i, j;
+    for (; *s; s++) {
+        const uint8_t *g;
+        if (*s == '\n') {
+            x = x_start;
+            y += PLAT_TEXT_CELL_H;
+            continue;
+        }
+        g = font5x7_glyph(*s);
+        for (j = 0; j < PLAT_TEXT_CELL_H; j++)
+            for (i = 0; i < PLAT_TEXT_CELL_W; i++) {
+                int on = j < FONT5X7_H && i < FONT5X7_W && ((g[j] >> (FONT5X7_W - 1 - i)) & 1u);
+                cell[j * PLAT_TEXT_CELL_W + i] = on ? fg : bg;
+            }
+        plat_blit(x, y, PLAT_TEXT_CELL_W, PLAT_TEXT_CELL_H, cell);
+        x += PLAT_TEXT_CELL_W;
+    }
+    return x;
+}

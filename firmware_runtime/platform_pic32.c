@@ -1,0 +1,244 @@
+/* platform_pic32.c - the platform layer for the PIC32MX250F128B on the
+ * ECE 4760 board: a 1 ms Timer2 interrupt as the time base, UART2 with
+ * interrupt-driven receive and transmit rings, and the ILI9340 TFT on SPI1
+ * (the tft_port_* end of tft_ili9340.c; drawing itself is draw.c, shared
+ * with the host). Pins and clocks: board_pins.h. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board_pins.h"
+#include "platform.h"
+#include "tft_ili9340.h"
+
+#ifdef __XC32__
+#include <sys/attribs.h>
+#include <xc.h>
+#define PIC32_ISR(vector, name) void __ISR(vector, IPL2SOFT) name(void)
+#define PIC32_ENABLE_INTERRUPTS() __builtin_enable_interrupts()
+#else
+/* The compile/link check with a generic MIPS32 gcc (make m4k-check). */
+#include "pic32mx250_compilecheck.h"
+#define PIC32_ISR(vector, name) void __attribute__((interrupt, used)) name(void)
+#define PIC32_ENABLE_INTERRUPTS() __asm__ volatile("ei" ::: "memory")
+#endif
+
+#if (BOARD_RX_BUF & (BOARD_RX_BUF - 1u)) || (BOARD_TX_BUF & (BOARD_TX_BUF - 1u))
+#error "BOARD_RX_BUF and BOARD_TX_BUF must be powers of two"
+#endif
+
+void pic32_timer2_isr(void);
+void pic32_uart2_isr(void);
+
+/* ---- time base: Timer2 at PBCLK / 1, period 1 ms ---- */
+
+static volatile uint32_t millis;
+
+PIC32_ISR(_TIMER_2_VECTOR, pic32_timer2_isr)
+{
+    millis++;
+    IFS0CLR = _IFS0_T2IF_MASK;
+}
+
+uint32_t plat_millis(void) { return millis; } /* one 32-bit load: atomic */
+
+static void timer_init(void)
+{
+    T2CON = 0; /* off, prescaler 1:1 */
+    TMR2 = 0;
+    PR2 = BOARD_PBCLK_HZ / 1000u - 1u; /* 39999 at 40 MHz: fits the 16-bit timer */
+    IPC2CLR = _IPC2_T2IP_MASK | _IPC2_T2IS_MASK;
+    IPC2SET = 2u << _IPC2_T2IP_POSITION;
+    IFS0CLR = _IFS0_T2IF_MASK;
+    IEC0SET = _IEC0_T2IE_MASK;
+    T2CON = _T2CON_ON_MASK;
+}
+
+/* ---- UART2: rings filled/drained by the interrupt ---- */
+
+static volatile uint8_t rx_buf[BOARD_RX_BUF], tx_buf[BOARD_TX_BUF];
+static volatile uint16_t rx_head, rx_tail, tx_head, tx_tail; /* head: writer, tail: reader */
+static volatile uint32_t rx_dropped;
+
+PIC32_ISR(_UART_2_VECTOR, pic32_uart2_isr)
+{
+    if (U2STA & _U2STA_OERR_MASK) U2STACLR = _U2STA_OERR_MASK; /* clearing it resets the FIFO */
+    while (U2STA & _U2STA_URXDA_MASK) {
+        uint8_t c = (uint8_t)U2RXREG;
+        uint16_t next = (uint16_t)((rx_head + 1u) & (BOARD_RX_BUF - 1u));
+        if (next != rx_tail) {
+            rx_buf[rx_head] = c;
+            rx_head = next;
+        } else {
+            rx_dropped++; /* the serial thread fell behind: drop, keep the line protocol's framing */
+        }
+    }
+    IFS1CLR = _IFS1_U2RXIF_MASK | _IFS1_U2EIF_MASK;
+    if (IEC1 & _IEC1_U2TXIE_MASK) {
+        while (tx_tail != tx_head && !(U2STA & _U2STA_UTXBF_MASK)) {
+            U2TXREG = tx_buf[tx_tail];
+            tx_tail = (uint16_t)((tx_tail + 1u) & (BOARD_TX_BUF - 1u));
+        }
+        if (tx_tail == tx_head) IEC1CLR = _IEC1_U2TXIE_MASK; /* nothing left: stop asking */
+        IFS1CLR = _IFS1_U2TXIF_MASK;
+    }
+}
+
+int plat_serial_getc(void)
+{
+    int c;
+    if (rx_tail == rx_head) return -1;
+    c = rx_buf[rx_tail];
+    rx_tail = (uint16_t)((rx_tail + 1u) & (BOARD_RX_BUF - 1u));
+    return c;
+}
+
+void plat_serial_write(const char *s, size_t n)
+{
+    while (n > 0) {
+        uint16_t next = (uint16_t)((tx_head + 1u) & (BOARD_TX_BUF - 1u));
+        if (next == tx_tail) {
+            /* Ring full (a reply longer than the ring): let the interrupt
+             * drain it; only a `list` of many parameters gets here. */
+            IEC1SET = _IEC1_U2TXIE_MASK;
+            continue;
+        }
+        tx_buf[tx_head] = (uint8_t)*s++;
+        tx_head = next;
+        n--;
+    }
+    IEC1SET = _IEC1_U2TXIE_MASK; /* the FIFO has room: the interrupt fires and drains */
+}
+
+static void uart_init(void)
+{
+    /* RX pin: digital input, mapped to U2RX; TX pin: output, mapped to U2TX. */
+    BOARD_REG(ANSEL, BOARD_UART_RX_PORT, CLR) = BOARD_MASK(BOARD_UART_RX_BIT);
+    BOARD_REG(TRIS, BOARD_UART_RX_PORT, SET) = BOARD_MASK(BOARD_UART_RX_BIT);
+    BOARD_REG(ANSEL, BOARD_UART_TX_PORT, CLR) = BOARD_MASK(BOARD_UART_TX_BIT);
+    BOARD_REG(TRIS, BOARD_UART_TX_PORT, CLR) = BOARD_MASK(BOARD_UART_TX_BIT);
+    U2RXR = BOARD_UART_RX_PPS_CODE;
+    BOARD_UART_TX_PPS_REG = BOARD_UART_TX_PPS_CODE;
+
+    U2MODE = _U2MODE_BRGH_MASK; /* off, 8N1, x4 baud clock */
+    /* BRGH = 1: baud = PBCLK / (4 * (BRG + 1)); round to nearest
+     * (115200 at 40 MHz: BRG 86, 114943 baud, -0.2 %). */
+    U2BRG = (BOARD_PBCLK_HZ + 2u * BOARD_UART_BAUD) / (4u * BOARD_UART_BAUD) - 1u;
+    /* UTXISEL 00: interrupt while the TX FIFO has room; URXISEL 00: on each byte. */
+    U2STA = _U2STA_URXEN_MASK | _U2STA_UTXEN_MASK;
+    IPC9CLR = _IPC9_U2IP_MASK | _IPC9_U2IS_MASK;
+    IPC9SET = 2u << _IPC9_U2IP_POSITION; /* same level as the timer: never nested */
+    IFS1CLR = _IFS1_U2RXIF_MASK | _IFS1_U2TXIF_MASK | _IFS1_U2EIF_MASK;
+    IEC1SET = _IEC1_U2RXIE_MASK;
+    U2MODE = _U2MODE_ON_MASK | _U2MODE_BRGH_MASK;
+}
+
+/* ---- TFT on SPI1 (8-bit frames, enhanced 8-deep buffer) ---- */
+
+#define PIN_HI(p, b) (BOARD_REG(LAT, p, SET) = BOARD_MASK(b))
+#define PIN_LO(p, b) (BOARD_REG(LAT, p, CLR) = BOARD_MASK(b))
+
+static void spi_drain_rx(void)
+{
+    /* Nothing reads from the panel; empty the receive FIFO so it cannot
+     * overflow, and clear an overflow that happened anyway. */
+    while (!(SPI1STAT & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
+    SPI1STATCLR = _SPI1STAT_SPIROV_MASK;
+}
+
+static void spi_wait_idle(void)
+{
+    while (SPI1STAT & _SPI1STAT_SPIBUSY_MASK) spi_drain_rx();
+    spi_drain_rx();
+}
+
+static void spi_put(uint8_t b)
+{
+    while (SPI1STAT & _SPI1STAT_SPITBF_MASK) spi_drain_rx();
+    SPI1BUF = b;
+}
+
+void tft_port_select(int on)
+{
+    spi_wait_idle(); /* CS must not move while a byte is still shifting out */
+    if (on) PIN_LO(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
+    else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
+}
+
+void tft_port_command(uint8_t cmd)
+{
+    spi_wait_idle(); /* DC applies to the byte on the wire: switch between bytes only */
+    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    spi_put(cmd);
+    spi_wait_idle();
+    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+}
+
+void tft_port_data(const uint8_t *b, size_t n)
+{
+    while (n--) spi_put(*b++);
+}
+
+void tft_port_fill(uint16_t color, uint32_t n)
+{
+    uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
+    while (n--) {
+        spi_put(hi);
+        spi_put(lo);
+    }
+}
+
+void tft_port_reset(int level)
+{
+    if (level) PIN_HI(BOARD_TFT_RST_PORT, BOARD_TFT_RST_BIT);
+    else PIN_LO(BOARD_TFT_RST_PORT, BOARD_TFT_RST_BIT);
+}
+
+void tft_port_delay_ms(uint32_t ms)
+{
+    /* Start-up only; paced by the timer interrupt, not by counting cycles. */
+    uint32_t t0 = millis;
+    while ((uint32_t)(millis - t0) < ms + 1u) {
+    }
+}
+
+/* SPI clock: PBCLK / (2 * (BRG + 1)), the fastest not above BOARD_SPI_HZ. */
+#define SPI_BRG ((BOARD_PBCLK_HZ + 2u * BOARD_SPI_HZ - 1u) / (2u * BOARD_SPI_HZ) - 1u)
+
+static void spi_init(void)
+{
+    BOARD_REG(ANSEL, BOARD_TFT_DC_PORT, CLR) = BOARD_MASK(BOARD_TFT_DC_BIT);
+    BOARD_REG(ANSEL, BOARD_TFT_CS_PORT, CLR) = BOARD_MASK(BOARD_TFT_CS_BIT);
+    BOARD_REG(ANSEL, BOARD_TFT_RST_PORT, CLR) = BOARD_MASK(BOARD_TFT_RST_BIT);
+    BOARD_REG(ANSEL, BOARD_TFT_SCK_PORT, CLR) = BOARD_MASK(BOARD_TFT_SCK_BIT);
+    BOARD_REG(ANSEL, BOARD_TFT_SDO_PORT, CLR) = BOARD_MASK(BOARD_TFT_SDO_BIT);
+    PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
+    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    PIN_HI(BOARD_TFT_RST_PORT, BOARD_TFT_RST_BIT);
+    BOARD_REG(TRIS, BOARD_TFT_DC_PORT, CLR) = BOARD_MASK(BOARD_TFT_DC_BIT);
+    BOARD_REG(TRIS, BOARD_TFT_CS_PORT, CLR) = BOARD_MASK(BOARD_TFT_CS_BIT);
+    BOARD_REG(TRIS, BOARD_TFT_RST_PORT, CLR) = BOARD_MASK(BOARD_TFT_RST_BIT);
+    BOARD_REG(TRIS, BOARD_TFT_SCK_PORT, CLR) = BOARD_MASK(BOARD_TFT_SCK_BIT);
+    BOARD_REG(TRIS, BOARD_TFT_SDO_PORT, CLR) = BOARD_MASK(BOARD_TFT_SDO_BIT);
+    BOARD_TFT_SDO_PPS_REG = BOARD_TFT_SDO_PPS_CODE;
+
+    SPI1CON = 0;
+    spi_drain_rx();
+    SPI1BRG = SPI_BRG;
+    /* master, mode 0 (CKP 0, CKE 1: data valid on the rising edge, as the
+     * ILI9340 samples), 8-bit, enhanced buffer, SDI unused */
+    SPI1CON = _SPI1CON_MSTEN_MASK | _SPI1CON_CKE_MASK | _SPI1CON_ENHBUF_MASK | _SPI1CON_DISSDI_MASK;
+    SPI1CON |= _SPI1CON_ON_MASK;
+}
+
+void plat_init(void)
+{
+    INTCONSET = _INTCON_MVEC_MASK; /* one vector per source */
+    timer_init();
+    uart_init();
+    spi_init();
+    PIC32_ENABLE_INTERRUPTS();
+    tft_init(); /* needs the timer running for its delays */
+    plat_fill_screen(PLAT_BLACK);
+}
+
+void plat_frame_done(uint32_t frame) { (void)frame; }

@@ -1,0 +1,52 @@
+/* tft_ili9340.h - our driver for the ILI9340 (320x240, RGB565, 4-wire SPI).
+ *
+ * The driver only builds command/data byte sequences; the bytes leave
+ * through the tft_port_* functions the platform layer provides:
+ * platform_pic32.c drives SPI1 and the DC/CS/RST pins, platform_host.c
+ * decodes the same bytes into its framebuffer (and counts them). So both
+ * builds draw through exactly this code. Coordinates are already clipped by
+ * the caller (draw.c / the platform layer). */
+#ifndef BOIDSGEN_TFT_ILI9340_H
+#define BOIDSGEN_TFT_ILI9340_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ILI9340 commands we use (datasheet section 8). */
+#define ILI_SWRESET 0x01u
+#define ILI_SLPOUT 0x11u
+#define ILI_DISPON 0x29u
+#define ILI_CASET 0x2Au
+#define ILI_PASET 0x2Bu
+#define ILI_RAMWR 0x2Cu
+#define ILI_MADCTL 0x36u
+#define ILI_COLMOD 0x3Au
+
+/* MADCTL for landscape 320x240: MV (swap rows/columns) | BGR panel order.
+ * Override if the picture comes out mirrored on a given module. */
+#ifndef TFT_MADCTL
+#define TFT_MADCTL 0x28u
+#endif
+
+/* SPI bytes a window costs: CASET + 4, PASET + 4, RAMWR. Then 2 per pixel. */
+#define TFT_WINDOW_BYTES 11u
+#define TFT_PIXEL_BYTES 2u
+
+/* --- provided by the platform layer --- */
+void tft_port_select(int on);              /* CS low (on) / high; waits for SPI idle first */
+void tft_port_command(uint8_t cmd);        /* one byte with DC low */
+void tft_port_data(const uint8_t *b, size_t n); /* bytes with DC high */
+void tft_port_fill(uint16_t color, uint32_t n); /* the colour n times (DC high, MSB first) */
+void tft_port_reset(int level);            /* the RST pin */
+void tft_port_delay_ms(uint32_t ms);       /* init only */
+
+/* --- the driver --- */
+void tft_init(void);
+/* Open the window [x0,x1] x [y0,y1] (inclusive) and start RAMWR. */
+void tft_window(int x0, int y0, int x1, int y1);
+void tft_fill_rect(int x, int y, int w, int h, uint16_t color);
+void tft_pixel(int x, int y, uint16_t color);
+/* w x h pixels from px (row stride `stride` pixels), one window. */
+void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
+
+#endif
