@@ -74,12 +74,30 @@ class RuleInfo:
     name: str
     defn: RuleDef
     refs: dict  # role -> parameter name
+    spec: Spec
 
     def c(self, role: str) -> str:
         return f"P->{self.refs[role]}"
 
     def py(self, role: str) -> str:
         return f"P.{self.refs[role]}"
+
+    def sec_c(self, section: str, role: str) -> str:
+        """A parameter named by an entity section (e.g. scouts.group1), in C."""
+        return f"P->{getattr(getattr(self.spec, section), role)}"
+
+    def sec_py(self, section: str, role: str) -> str:
+        return f"P.{getattr(getattr(self.spec, section), role)}"
+
+    @property
+    def zone_var(self) -> str:
+        z = self.defn.zone
+        return f"z_r_{self.refs['range']}" if z == "radius" else f"z_{z}"
+
+    @property
+    def count_var(self) -> str:
+        z = self.defn.zone
+        return f"n_r_{self.refs['range']}" if z == "radius" else f"n_{z}"
 
 
 @dataclass(frozen=True)
@@ -91,17 +109,53 @@ class GenModel:
     frac_bits: int
     params: tuple[ParamInfo, ...]
     rules: tuple[RuleInfo, ...]
-    zones: dict = field(default_factory=dict)  # zone -> range parameter name
+    zones: dict = field(default_factory=dict)  # 'protected'/'visual' -> range parameter name
+    radius_zones: tuple[str, ...] = ()  # range parameters of radius zones, in first-use order
     quant: tuple[QuantRow, ...] = ()
+    amb_alpha_raw: int = 0
+    amb_beta_raw: int = 0
+    obstacles_raw: tuple[tuple[int, int, int], ...] = ()
+    target_raw: tuple[int, int] = (0, 0)
 
     @property
     def name(self) -> str:
         return self.spec.name
 
     @property
-    def box_range(self) -> str | None:
-        """The range of the pair loop's cheap box test: the outer zone's."""
+    def seed_box(self) -> str | None:
+        """The seed's box test range (abs(dx) < visual_range): the outer seed zone's."""
         return self.zones.get("visual") or self.zones.get("protected")
+
+    @property
+    def box_ranges(self) -> tuple[str, ...]:
+        """Ranges whose maximum bounds the pair loop's box test."""
+        return tuple(r for r in ((self.seed_box,) if self.seed_box else ()) + self.radius_zones)
+
+    @property
+    def has_pairs(self) -> bool:
+        return bool(self.box_ranges)
+
+    @property
+    def zone_needs_dist(self) -> dict:
+        return {z: any(r.defn.needs_dist for r in self.rules if r.defn.zone == "radius" and r.refs["range"] == z)
+                for z in self.radius_zones}
+
+    @property
+    def boid_state(self) -> tuple[tuple[str, str], ...]:
+        seen = []
+        for r in self.rules:
+            for st in r.defn.state:
+                if st not in seen:
+                    seen.append(st)
+        return tuple(seen)
+
+    @property
+    def has_pre(self) -> bool:
+        return any(r.defn.pre for r in self.rules)
+
+    @property
+    def magnitude(self) -> str:
+        return self.spec.fixed_point.magnitude
 
     @property
     def tunable(self) -> tuple[ParamInfo, ...]:
@@ -150,17 +204,26 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
         ))
     rules = []
     zones: dict[str, str] = {}
+    radius: list[str] = []
     for i, r in enumerate(spec.rules):
         d = CATALOG[r.rule]
         refs = {role: getattr(r, role) for role in d.roles}
-        rules.append(RuleInfo(i, r.rule, d, refs))
-        if d.zone:
+        rules.append(RuleInfo(i, r.rule, d, refs, spec))
+        if d.zone == "radius":
+            if refs["range"] not in radius:
+                radius.append(refs["range"])
+        elif d.zone:
             zones.setdefault(d.zone, refs["range"])
+    fp = spec.fixed_point
+    obstacles = tuple(tuple(from_number(v, fb) for v in o) for o in (spec.obstacles.initial if spec.obstacles else ()))
+    target = (from_number(spec.target.x, fb), from_number(spec.target.y, fb)) if spec.target else (0, 0)
     src = Path(source)
     source_name = f"{src.parent.name}/{src.name}" if src.parent.name else src.name
     return GenModel(
         spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
-        frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, quant=tuple(quant),
+        frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, radius_zones=tuple(radius),
+        quant=tuple(quant), amb_alpha_raw=from_number(fp.alpha, fb), amb_beta_raw=from_number(fp.beta, fb),
+        obstacles_raw=obstacles, target_raw=target,
     )
 
 

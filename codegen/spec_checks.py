@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .rules.catalog import CATALOG
+from .rules.catalog import CATALOG, SECTION_ROLES
 from .spec_errors import SpecIssue
 
 # Parameter names become C struct members and Python attributes.
@@ -70,7 +70,7 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
                 out.append(loc8.issue(where + ("id",), f"id {pid} already used by '{ids[pid]}'"))
             ids[pid] = name
 
-    def need(ref, where: tuple, role: str) -> None:
+    def need(ref, where: tuple, role: str, want: str = "fixed") -> None:
         if not isinstance(ref, str):
             return
         p = params.get(ref)
@@ -80,8 +80,34 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
             near = difflib.get_close_matches(ref, list(params), n=1)
             hint = f" (did you mean '{near[0]}'?)" if near else (f" (parameters: {', '.join(params)})" if params else "")
             out.append(loc8.issue(where, f"no parameter named '{ref}'{hint}"))
-        elif isinstance(p, dict) and p.get("type", "fixed") != "fixed":
-            out.append(loc8.issue(where, f"'{ref}' is type {p.get('type')}; {role} needs a fixed parameter"))
+        elif isinstance(p, dict) and p.get("type", "fixed") != want:
+            out.append(loc8.issue(where, f"'{ref}' is type {p.get('type', 'fixed')}; {role} needs a {want} parameter"))
+
+    for section, roles in SECTION_ROLES.items():
+        sec = data.get(section)
+        if isinstance(sec, dict):
+            for role, want in roles.items():
+                if role in sec:
+                    need(sec[role], (section, role), f"{section}.{role}", want)
+    hunt = _dict(_dict(data.get("predators")).get("hunt"))
+    for role in ("range", "factor"):
+        if role in hunt:
+            need(hunt[role], ("predators", "hunt", role), f"predators.hunt.{role}")
+    pred = _dict(data.get("predators"))
+    cnt = params.get(pred.get("count")) if isinstance(pred.get("count"), str) else None
+    if isinstance(cnt, dict) and isinstance(pred.get("capacity"), int) and _num(cnt.get("max")) \
+            and cnt["max"] > pred["capacity"]:
+        out.append(loc8.issue(("params", pred["count"], "max"),
+                              f"max {cnt['max']} > predators.capacity {pred['capacity']}"))
+    food = _dict(data.get("food"))
+    cnt = params.get(food.get("count")) if isinstance(food.get("count"), str) else None
+    if isinstance(cnt, dict) and isinstance(food.get("capacity"), int) and _num(cnt.get("max")) \
+            and cnt["max"] > food["capacity"]:
+        out.append(loc8.issue(("params", food["count"], "max"), f"max {cnt['max']} > food.capacity {food['capacity']}"))
+    obst = _dict(data.get("obstacles"))
+    if isinstance(obst.get("initial"), list) and isinstance(obst.get("capacity"), int) \
+            and len(obst["initial"]) > obst["capacity"]:
+        out.append(loc8.issue(("obstacles", "initial"), f"{len(obst['initial'])} obstacles > capacity {obst['capacity']}"))
 
     seen: dict[str, int] = {}
     zone_range: dict[str, tuple[str, int]] = {}
@@ -96,9 +122,12 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
         seen[name] = i
         for role in d.roles:
             if role in rule:
-                need(rule[role], ("rules", i, role), f"{name}.{role}")
+                need(rule[role], ("rules", i, role), f"{name}.{role}", "int" if role in d.int_roles else "fixed")
+        if d.requires and not isinstance(data.get(d.requires), dict):
+            out.append(loc8.issue(("rules", i, "rule"),
+                                  f"rule '{name}' needs a '{d.requires}:' section in the spec"))
         rng = rule.get("range")
-        if d.zone and isinstance(rng, str):
+        if d.zone in ("protected", "visual") and isinstance(rng, str):
             if d.zone in zone_range and zone_range[d.zone][0] != rng:
                 prev, j = zone_range[d.zone]
                 out.append(loc8.issue(("rules", i, "range"),

@@ -29,6 +29,10 @@ class FixedPoint(Strict):
         "s16.15",
         description="sIII.FF in a 32-bit int: s16.15 is XC32's _Accum and the RP2040's fix15",
     )
+    magnitude: Literal["exact", "alpha_max_beta_min"] = Field(
+        "exact", description="how |v| is computed: exact integer square root, or alpha*max + beta*min")
+    alpha: float = Field(0.96043387, gt=0, lt=2, description="alpha of alpha-max-plus-beta-min")
+    beta: float = Field(0.39782473, ge=0, lt=2, description="beta of alpha-max-plus-beta-min")
 
 
 class Flock(Strict):
@@ -48,6 +52,72 @@ class Spawn(Strict):
     bottom: Name = Field(description="spawn y < height - this parameter")
     min_speed: Name
     max_speed: Name
+
+
+# ---- entities besides the boids: each section's fields name parameters ----
+
+
+class Hunt(Strict):
+    """The lab's 'smarter predator': steer toward boids within range."""
+
+    range: Name
+    factor: Name
+    mode: Literal["centroid", "nearest"] = Field(
+        "centroid", description="centre of mass of boids in range, or the single nearest boid")
+
+
+class Predators(Strict):
+    """Predators move like boids but only turn at the edges (seed 000/002)."""
+
+    capacity: int = Field(ge=1, le=255)
+    count: Name = Field(description="int parameter: predators alive (tunable: settable at run time)")
+    min_speed: Name
+    max_speed: Name
+    turn_factor: Name
+    left: Name
+    right: Name
+    top: Name
+    bottom: Name
+    hunt: Hunt | None = None
+
+
+class Obstacles(Strict):
+    """Circles the boids avoid (seed 004); placed at run time over serial or in the GUI."""
+
+    capacity: int = Field(ge=1, le=255)
+    initial: list[tuple[Number, Number, Number]] = Field(
+        default_factory=list, description="[x, y, radius] in pixels, present at reset")
+
+
+class Food(Strict):
+    """Moving food sources the boids track (lab extension)."""
+
+    capacity: int = Field(ge=1, le=255)
+    count: Name = Field(description="int parameter: food sources alive")
+    speed: Name = Field(description="fixed parameter: each source's speed, px/frame")
+
+
+class Target(Strict):
+    """A point the flock follows (the mouse in seed 003); set at run time."""
+
+    x: Number
+    y: Number
+    active: bool = True
+
+
+class Ledge(Strict):
+    """A horizontal perch at y from x = left to x = right (lab extension)."""
+
+    y: Name
+    left: Name
+    right: Name
+
+
+class Scouts(Strict):
+    """Two biased groups (seed 001): boids [0, group1) go right, the next group2 go left."""
+
+    group1: Name = Field(description="int parameter: size of scout group 1")
+    group2: Name = Field(description="int parameter: size of scout group 2")
 
 
 class Param(Strict):
@@ -103,8 +173,110 @@ class SpeedLimit(Strict):
     max: Name
 
 
+class PredatorAvoidance(Strict):
+    rule: Literal["predator_avoidance"]
+    range: Name
+    factor: Name
+
+
+class ScoutBias(Strict):
+    rule: Literal["scout_bias"]
+    bias1: Name
+    bias2: Name
+    dynamic: Name
+    max_bias: Name
+    increment: Name
+
+
+class SeparationForce(Strict):
+    rule: Literal["separation_force"]
+    range: Name
+    weight: Name
+
+
+class AlignmentForce(Strict):
+    rule: Literal["alignment_force"]
+    range: Name
+    max_force: Name
+    weight: Name
+
+
+class CohesionForce(Strict):
+    rule: Literal["cohesion_force"]
+    range: Name
+    max_force: Name
+    weight: Name
+
+
+class SpeedCap(Strict):
+    rule: Literal["speed_cap"]
+    max: Name
+    multiplier: Name
+
+
+class TargetSeek(Strict):
+    rule: Literal["target_seek"]
+    factor: Name
+
+
+class SeparationInverse(Strict):
+    rule: Literal["separation_inverse"]
+    range: Name
+    weight: Name
+
+
+class AlignmentUnit(Strict):
+    rule: Literal["alignment_unit"]
+    range: Name
+    weight: Name
+
+
+class CohesionRadius(Strict):
+    rule: Literal["cohesion_radius"]
+    range: Name
+    weight: Name
+
+
+class ObstacleAvoidance(Strict):
+    rule: Literal["obstacle_avoidance"]
+    range: Name
+    weight: Name
+
+
+class PredatorFlee(Strict):
+    rule: Literal["predator_flee"]
+    range: Name
+    weight: Name
+
+
+class SpeedRegulation(Strict):
+    rule: Literal["speed_regulation"]
+    default: Name
+    rate: Name
+
+
+class Gravity(Strict):
+    rule: Literal["gravity"]
+    g: Name
+
+
+class FoodTracking(Strict):
+    rule: Literal["food_tracking"]
+    range: Name
+    factor: Name
+
+
+class Perching(Strict):
+    rule: Literal["perching"]
+    time: Name
+    takeoff: Name
+
+
 Rule = Annotated[
-    Union[Separation, Alignment, Cohesion, Edges, SpeedLimit],
+    Union[Separation, Alignment, Cohesion, Edges, SpeedLimit, PredatorAvoidance, ScoutBias,
+          SeparationForce, AlignmentForce, CohesionForce, SpeedCap, TargetSeek,
+          SeparationInverse, AlignmentUnit, CohesionRadius, ObstacleAvoidance, PredatorFlee,
+          SpeedRegulation, Gravity, FoodTracking, Perching],
     Field(discriminator="rule"),
 ]
 
@@ -121,4 +293,10 @@ class Spec(Strict):
     params: dict[Name, Param]
     spawn: Spawn
     rules: list[Rule] = Field(min_length=1)
+    predators: Predators | None = None
+    obstacles: Obstacles | None = None
+    food: Food | None = None
+    target: Target | None = None
+    ledge: Ledge | None = None
+    scouts: Scouts | None = None
     serial: Serial = Serial()

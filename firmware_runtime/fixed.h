@@ -102,4 +102,34 @@ static inline fx fx_sqrt(fx a)
     return (fx)fx_isqrt64((uint64_t)a << FX_FRAC_BITS);
 }
 
+/* Exact magnitude of (x, y): floor(sqrt(x^2 + y^2)) in raw units, from the
+ * 64-bit sum of squares, so no intermediate can overflow. */
+static inline fx fx_hypot(fx x, fx y)
+{
+    uint64_t s = (uint64_t)((int64_t)x * x) + (uint64_t)((int64_t)y * y);
+    return fx_wrap64((int64_t)fx_isqrt64(s));
+}
+
+/* Alpha-max-plus-beta-min estimate of the magnitude: alpha*max + beta*min
+ * of |x| and |y| (constants chosen by the spec, converted by the generator). */
+static inline fx fx_amb(fx x, fx y, fx alpha, fx beta)
+{
+    fx ax = fx_abs(x), ay = fx_abs(y);
+    fx hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+    return fx_add(fx_mul(alpha, hi), fx_mul(beta, lo));
+}
+
+/* Squared distances in 64 bits (2F fraction bits): exact, never wrap. */
+static inline uint64_t fx_d2(fx dx, fx dy)
+{
+    return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
+}
+static inline uint64_t fx_sq64(fx r) { return (uint64_t)((int64_t)r * r); }
+
+/* Neighbour sums accumulate in 64 bits, exactly, whatever the flock size;
+ * they come back to 32 bits as a mean (truncating) or wrapped. */
+typedef int64_t fx_acc;
+static inline fx fx_acc_mean(fx_acc sum, int32_t n) { return n == 0 ? 0 : fx_wrap64(sum / n); }
+static inline fx fx_acc_fx(fx_acc sum) { return fx_wrap64(sum); }
+
 #endif /* BOIDSGEN_FIXED_H */

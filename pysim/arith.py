@@ -2,8 +2,11 @@
 
 `FixedArith` is bit-exact with the firmware (it calls pysim/fixed.py, the twin
 of fixed.h); `FloatArith` is float64, the ideal the fixed point approximates.
-Both expose the same small vocabulary the rule templates use: add, sub, mul,
-div, idiv, sqrt, abs, where, sum, zero.
+Both expose the same small vocabulary the rule templates use:
+add sub neg mul div sqrt abs where, the magnitude `mag` (exact or
+alpha-max-plus-beta-min, as the spec says; float is always exact), `hypot`,
+squared distances `d2` / `sq`, and neighbour sums `acc_sum` (64-bit, exact)
+with `acc_mean` / `acc_fx` to come back to a value.
 """
 from __future__ import annotations
 
@@ -17,13 +20,24 @@ class FixedArith:
     dtype = np.int64
     zero = 0
 
-    def __init__(self, frac_bits: int) -> None:
+    def __init__(self, frac_bits: int, magnitude: str = "exact", alpha_raw: int = 0, beta_raw: int = 0) -> None:
         self.fb = frac_bits
+        self.one = 1 << frac_bits
+        if magnitude == "exact":
+            self.mag = fx.fx_hypot
+        else:
+            self.mag = lambda x, y: fx.fx_amb(x, y, alpha_raw, beta_raw, frac_bits)
 
     add = staticmethod(fx.fx_add)
     sub = staticmethod(fx.fx_sub)
+    neg = staticmethod(fx.fx_neg)
     abs = staticmethod(fx.fx_abs)
     idiv = staticmethod(fx.fx_idiv)
+    hypot = staticmethod(fx.fx_hypot)
+    d2 = staticmethod(fx.fx_d2)
+    sq = staticmethod(fx.fx_sq64)
+    acc_mean = staticmethod(fx.fx_idiv)
+    acc_fx = staticmethod(fx.fx_wrap)
     where = staticmethod(np.where)
 
     def mul(self, a, b):
@@ -36,10 +50,15 @@ class FixedArith:
         return fx.fx_sqrt(a, self.fb)
 
     @staticmethod
-    def sum(values, mask):
-        # C adds with wraparound one pair at a time; the int64 total wrapped
-        # once is the same number modulo 2^32.
-        return fx.fx_wrap(np.where(mask, values, 0).sum(axis=1))
+    def neg_wide(a):
+        """-a without wrapping (C: a 64-bit accumulator minus a value)."""
+        return -np.asarray(a, dtype=np.int64)
+
+    @staticmethod
+    def acc_sum(values, mask):
+        """Exact 64-bit sum along the last axis where mask: the C loop's
+        `fx_acc` total, whatever the order."""
+        return np.where(mask, values, 0).sum(axis=-1, dtype=np.int64)
 
     def from_raw(self, raw):
         return np.asarray(raw, dtype=np.int64)
@@ -59,16 +78,29 @@ class FloatArith:
     name = "float"
     dtype = np.float64
     zero = 0.0
+    one = 1.0
 
-    def __init__(self, frac_bits: int) -> None:
+    def __init__(self, frac_bits: int, magnitude: str = "exact", alpha_raw: int = 0, beta_raw: int = 0) -> None:
         self.fb = frac_bits
 
     add = staticmethod(np.add)
     sub = staticmethod(np.subtract)
+    neg = staticmethod(np.negative)
+    neg_wide = staticmethod(np.negative)
     mul = staticmethod(np.multiply)
     abs = staticmethod(np.abs)
     sqrt = staticmethod(np.sqrt)
+    hypot = staticmethod(np.hypot)
+    mag = staticmethod(np.hypot)
     where = staticmethod(np.where)
+
+    @staticmethod
+    def d2(dx, dy):
+        return dx * dx + dy * dy
+
+    @staticmethod
+    def sq(r):
+        return r * r
 
     @staticmethod
     def div(a, b):
@@ -80,9 +112,15 @@ class FloatArith:
         n = np.asarray(n)
         return np.where(n == 0, 0.0, np.asarray(a) / np.where(n == 0, 1, n))
 
+    acc_mean = idiv
+
     @staticmethod
-    def sum(values, mask):
-        return np.where(mask, values, 0.0).sum(axis=1)
+    def acc_fx(total):
+        return total
+
+    @staticmethod
+    def acc_sum(values, mask):
+        return np.where(mask, values, 0.0).sum(axis=-1)
 
     def from_raw(self, raw):
         return np.asarray(raw, dtype=np.float64) / (1 << self.fb)
@@ -98,9 +136,12 @@ class FloatArith:
         return "%.17g" % float(v)
 
 
-def make_arith(name: str, frac_bits: int):
+def make_arith(name: str, model):
+    """The arithmetic `name` for a generated model (its Q format and magnitude)."""
+    args = (model.FRAC_BITS, getattr(model, "MAGNITUDE", "exact"),
+            getattr(model, "AMB_ALPHA_RAW", 0), getattr(model, "AMB_BETA_RAW", 0))
     if name == "fixed":
-        return FixedArith(frac_bits)
+        return FixedArith(*args)
     if name == "float":
-        return FloatArith(frac_bits)
+        return FloatArith(*args)
     raise ValueError(f"unknown arithmetic '{name}' (fixed or float)")

@@ -1,5 +1,9 @@
 """The simulation engine: spawn, update order and frame loop around a
-generated model's `update`. Twin of the generated boids_flock.c/boids_app.c.
+generated model's `update`. Twin of the generated boids_flock.c / boids_app.c.
+
+State is kept in the arithmetic's own units (raw int64 in fixed, float64
+pixels in float). Spawning always draws raw fixed-point values from the
+shared xorshift32 stream, so both arithmetics start from the same flock.
 """
 from __future__ import annotations
 
@@ -12,23 +16,29 @@ from .arith import make_arith
 from .params import ParamSet
 from .rng import Rng
 
+_FIELDS = ("x", "y", "vx", "vy")
+
 
 class Simulation:
     def __init__(self, model, arith: str = "fixed", seed: int | None = None,
                  boids: int | None = None, order: str | None = None) -> None:
         self.model = model
-        self.A = make_arith(arith, model.FRAC_BITS)
+        self.A = make_arith(arith, model)
         self.order = order or model.UPDATE_ORDER
         if self.order not in ("sequential", "synchronous"):
             raise ValueError(f"unknown update order '{self.order}'")
         self.params = ParamSet(model)
         self.seed = model.SEED if seed is None else seed
         self.frame = 0
+        self.state_names = tuple(getattr(model, "BOID_STATE", {}))
         self.K = SimpleNamespace(width=self.A.const_int(model.WIDTH), height=self.A.const_int(model.HEIGHT))
         self.reset(self.seed, boids)
 
-    # ---- state ----
+    # ---- reset and spawning (twins of boids_app_reset, boids_spawn, boids_world_reset) ----
     def reset(self, seed: int | None = None, boids: int | None = None) -> None:
+        """Reseed; spawn the flock (unless the spec spawns gradually), then the
+        world; then grow to `boids`: the order the firmware's reset and a
+        headless run use."""
         if seed is not None:
             self.seed = seed
         n = self.model.FLOCK_SIZE if boids is None else boids
@@ -36,52 +46,153 @@ class Simulation:
             raise ValueError(f"{n} boids: the spec's capacity is {self.model.CAPACITY}")
         self.rng = Rng(self.seed)
         self.frame = 0
-        self.x, self.y, self.vx, self.vy = (self.A.from_raw(a) for a in self._spawn_raw(n))
+        self.b = {k: np.zeros(0, dtype=self.A.dtype) for k in _FIELDS}
+        for k in self.state_names:
+            self.b[k] = np.zeros(0, dtype=np.int64 if self.model.BOID_STATE[k] == "int" or self.A.name == "fixed"
+                                 else np.float64)
+        if self.model.SPAWN_PER_SECOND == 0:
+            self._grow(n)
+        self._world_reset()
+        self.set_count(n)
 
-    def _spawn_raw(self, n: int) -> list:
-        """Twin of boids_spawn: the same draws in the same order, in raw fixed
-        point whatever the arithmetic, so both arithmetics start alike."""
+    def _raw(self, name: str) -> int:
+        return self.params.raw[name]
+
+    def _spawn_velocity(self, lo: int, hi: int) -> tuple[int, int]:
+        vx, vy = lo, 0
+        for _ in range(16):
+            tx = self.rng.range(int(fx.fx_neg(hi)), int(fx.fx_add(hi, 1)))
+            ty = self.rng.range(int(fx.fx_neg(hi)), int(fx.fx_add(hi, 1)))
+            s = int(fx.fx_hypot(tx, ty))
+            if lo <= s <= hi:
+                return tx, ty
+        return vx, vy
+
+    def _spawn_in(self, left: str, right: str, top: str, bottom: str, lo: str, hi: str, n: int) -> list:
         fb = self.model.FRAC_BITS
-        raw = self.params.raw
-        s = self.model.SPAWN
         w = int(fx.fx_from_int(self.model.WIDTH, fb))
         h = int(fx.fx_from_int(self.model.HEIGHT, fb))
-        lo_s, hi_s = raw[s["min_speed"]], raw[s["max_speed"]]
-        new = [[], [], [], []]
+        rows = []
         for _ in range(n):
-            bx = self.rng.range(raw[s["left"]], int(fx.fx_sub(w, raw[s["right"]])))
-            by = self.rng.range(raw[s["top"]], int(fx.fx_sub(h, raw[s["bottom"]])))
-            bvx, bvy = lo_s, 0
-            for _try in range(16):
-                vx = self.rng.range(int(fx.fx_neg(hi_s)), int(fx.fx_add(hi_s, 1)))
-                vy = self.rng.range(int(fx.fx_neg(hi_s)), int(fx.fx_add(hi_s, 1)))
-                sp = int(fx.fx_sqrt(fx.fx_add(fx.fx_mul(vx, vx, fb), fx.fx_mul(vy, vy, fb)), fb))
-                if lo_s <= sp <= hi_s:
-                    bvx, bvy = vx, vy
-                    break
-            for k, v in enumerate((bx, by, bvx, bvy)):
-                new[k].append(v)
-        return [np.asarray(v, dtype=np.int64) for v in new]
+            x = self.rng.range(self._raw(left), int(fx.fx_sub(w, self._raw(right))))
+            y = self.rng.range(self._raw(top), int(fx.fx_sub(h, self._raw(bottom))))
+            vx, vy = self._spawn_velocity(self._raw(lo), self._raw(hi))
+            rows.append((x, y, vx, vy))
+        return rows
+
+    def _grow(self, n_new: int) -> None:
+        s = self.model.SPAWN
+        rows = self._spawn_in(s["left"], s["right"], s["top"], s["bottom"], s["min_speed"], s["max_speed"], n_new)
+        new = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+        for k, col in zip(_FIELDS, new.T):
+            self.b[k] = np.concatenate([self.b[k], self.A.from_raw(col)])
+        for k in self.state_names:
+            self.b[k] = np.concatenate([self.b[k], np.zeros(n_new, dtype=self.b[k].dtype)])
 
     def set_count(self, n: int) -> int:
         """Twin of boids_app_set_count: grow by spawning now (continuing the
         PRNG stream) or shrink, newest boids first; clamped to the capacity."""
         n = max(0, min(int(n), self.model.CAPACITY))
         if n < self.count:
-            self.x, self.y, self.vx, self.vy = (a[:n].copy() for a in (self.x, self.y, self.vx, self.vy))
+            self.b = {k: v[:n].copy() for k, v in self.b.items()}
         elif n > self.count:
-            new = [self.A.from_raw(a) for a in self._spawn_raw(n - self.count)]
-            self.x, self.y, self.vx, self.vy = (np.concatenate([a, b]) for a, b in
-                                                zip((self.x, self.y, self.vx, self.vy), new))
+            self._grow(n - self.count)
         return n
 
-    def load_state(self, x, y, vx, vy) -> None:
+    # ---- the world: predators, food, obstacles, target ----
+    def _world_reset(self) -> None:
+        m, A = self.model, self.A
+        empty = np.zeros(0, dtype=A.dtype)
+        self.W = SimpleNamespace(px=empty, py=empty, pvx=empty, pvy=empty, fx=empty, fy=empty, fvx=empty,
+                                 fvy=empty, obx=empty, oby=empty, obr=empty, target_x=A.zero, target_y=A.zero,
+                                 target_on=False)
+        self._follow_counts()
+        if getattr(m, "OBSTACLES", None):
+            ini = np.asarray(m.OBSTACLES["initial_raw"], dtype=np.int64).reshape(-1, 3)
+            self.W.obx, self.W.oby, self.W.obr = (A.from_raw(c) for c in ini.T)
+        if getattr(m, "TARGET", None):
+            t = m.TARGET
+            self.W.target_x, self.W.target_y = A.from_raw(t["x_raw"]), A.from_raw(t["y_raw"])
+            self.W.target_on = bool(t["active"])
+
+    def _follow_counts(self) -> None:
+        """Twin of predators_follow_count / food_follow_count (start of a frame)."""
+        m, A, W = self.model, self.A, self.W
+        pr = getattr(m, "PREDATORS", None)
+        if pr:
+            want = max(0, min(self._raw(pr["count"]), pr["capacity"]))
+            have = len(W.px)
+            if want < have:
+                W.px, W.py, W.pvx, W.pvy = (a[:want] for a in (W.px, W.py, W.pvx, W.pvy))
+            elif want > have:
+                rows = np.asarray(self._spawn_in(pr["left"], pr["right"], pr["top"], pr["bottom"], pr["min_speed"],
+                                                 pr["max_speed"], want - have), dtype=np.int64).reshape(-1, 4)
+                W.px, W.py, W.pvx, W.pvy = (np.concatenate([a, A.from_raw(c)])
+                                            for a, c in zip((W.px, W.py, W.pvx, W.pvy), rows.T))
+        fd = getattr(m, "FOOD", None)
+        if fd:
+            want = max(0, min(self._raw(fd["count"]), fd["capacity"]))
+            have = len(W.fx)
+            if want < have:
+                W.fx, W.fy, W.fvx, W.fvy = (a[:want] for a in (W.fx, W.fy, W.fvx, W.fvy))
+            elif want > have:
+                fb = m.FRAC_BITS
+                w, h = int(fx.fx_from_int(m.WIDTH, fb)), int(fx.fx_from_int(m.HEIGHT, fb))
+                sp = self._raw(fd["speed"])
+                rows = []
+                for _ in range(want - have):
+                    x = self.rng.range(0, w)
+                    y = self.rng.range(0, h)
+                    vx = self.rng.range(int(fx.fx_neg(sp)), int(fx.fx_add(sp, 1)))
+                    vy = self.rng.range(int(fx.fx_neg(sp)), int(fx.fx_add(sp, 1)))
+                    rows.append((x, y, vx, vy))
+                rows = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+                W.fx, W.fy, W.fvx, W.fvy = (np.concatenate([a, A.from_raw(c)])
+                                            for a, c in zip((W.fx, W.fy, W.fvx, W.fvy), rows.T))
+
+    # run-time world edits (the serial commands' twins)
+    def add_obstacle(self, x, y, r) -> int:
+        cap = self.model.OBSTACLES["capacity"] if getattr(self.model, "OBSTACLES", None) else 0
+        if len(self.W.obx) >= cap:
+            raise ValueError(f"obstacles: all {cap} places in use")
+        W, A = self.W, self.A
+        W.obx, W.oby, W.obr = (np.concatenate([a, np.asarray([v], dtype=A.dtype)])
+                               for a, v in zip((W.obx, W.oby, W.obr), (x, y, r)))
+        return len(W.obx) - 1
+
+    def remove_obstacle(self, k: int) -> None:
+        W = self.W
+        if not 0 <= k < len(W.obx):
+            raise ValueError(f"obstacles: no obstacle {k}")
+        W.obx, W.oby, W.obr = (np.delete(a, k) for a in (W.obx, W.oby, W.obr))
+
+    def clear_obstacles(self) -> None:
+        self.W.obx, self.W.oby, self.W.obr = (a[:0] for a in (self.W.obx, self.W.oby, self.W.obr))
+
+    def set_target(self, x, y, on: bool = True) -> None:
+        self.W.target_x, self.W.target_y, self.W.target_on = x, y, on
+
+    # ---- direct state access ----
+    def load_state(self, x, y, vx, vy, **state) -> None:
         """Replace the flock with these values (the arithmetic's own units:
         raw integers in fixed, pixels in float)."""
         arrs = [np.array(v, dtype=self.A.dtype) for v in (x, y, vx, vy)]
         if len({len(a) for a in arrs}) != 1 or len(arrs[0]) > self.model.CAPACITY:
             raise ValueError("x, y, vx, vy must have one length, at most the capacity")
-        self.x, self.y, self.vx, self.vy = arrs
+        self.b = dict(zip(_FIELDS, arrs))
+        for k in self.state_names:
+            self.b[k] = np.asarray(state.get(k, np.zeros(len(arrs[0]))),
+                                   dtype=np.int64 if self.A.name == "fixed" or self.model.BOID_STATE[k] == "int"
+                                   else np.float64)
+
+    x = property(lambda self: self.b["x"])
+    y = property(lambda self: self.b["y"])
+    vx = property(lambda self: self.b["vx"])
+    vy = property(lambda self: self.b["vy"])
+
+    @property
+    def count(self) -> int:
+        return len(self.b["x"])
 
     def to_pixels(self, a) -> np.ndarray:
         a = np.asarray(a)
@@ -90,31 +201,60 @@ class Simulation:
     def scene(self):
         from .scene import Scene
 
-        boids = np.stack([self.to_pixels(v) for v in (self.x, self.y, self.vx, self.vy)], axis=1) \
-            if self.count else np.zeros((0, 4))
-        return Scene(self.model.WIDTH, self.model.HEIGHT, boids)
+        px = self.to_pixels
 
-    @property
-    def count(self) -> int:
-        return len(self.x)
+        def stack(*cols, width):
+            return np.stack([px(c) for c in cols], axis=1) if len(cols[0]) else np.zeros((0, width))
 
-    # ---- one frame ----
+        W = self.W
+        groups = None
+        sc = getattr(self.model, "SCOUTS", None)
+        if sc:
+            g1, g2 = self._raw(sc["group1"]), self._raw(sc["group2"])
+            idx = np.arange(self.count)
+            groups = np.where(idx < g1, 1, np.where(idx - g1 < g2, 2, 0))
+        perches = np.zeros((0, 4))
+        ld = getattr(self.model, "LEDGE", None)
+        if ld:
+            y = px(self._raw(ld["y"]))
+            perches = np.array([[px(self._raw(ld["left"])), y, px(self._raw(ld["right"])), y]])
+        return Scene(
+            self.model.WIDTH, self.model.HEIGHT, stack(self.x, self.y, self.vx, self.vy, width=4),
+            predators=stack(W.px, W.py, W.pvx, W.pvy, width=4),
+            obstacles=stack(W.obx, W.oby, W.obr, width=3),
+            food=stack(W.fx, W.fy, width=2),
+            perches=perches,
+            target=(float(px(W.target_x)), float(px(W.target_y))) if W.target_on else None,
+            groups=groups,
+        )
+
+    # ---- one frame (twin of boids_step) ----
     def step(self) -> None:
         m, A = self.model, self.A
         P = self.params.for_arith(A)
+        self._follow_counts()
         n = self.count
         if n:
             not_self = ~np.eye(n, dtype=bool)
+            idx = np.arange(n)
             if self.order == "synchronous":
-                self.x, self.y, self.vx, self.vy = m.update(
-                    A, P, self.K, self.x, self.y, self.vx, self.vy,
-                    self.x, self.y, self.vx, self.vy, not_self)
+                me = SimpleNamespace(idx=idx, **self.b)
+                out = m.update(A, P, self.K, self.W, me, me, not_self)
+                self.b = {k: np.asarray(out[k], dtype=self.b[k].dtype) for k in self.b}
             else:
-                x, y, vx, vy = self.x, self.y, self.vx, self.vy
+                b = self.b
+                oth = SimpleNamespace(**b)  # views: later boids see earlier ones' new state
                 for i in range(n):
                     s = slice(i, i + 1)
-                    nx, ny, nvx, nvy = m.update(A, P, self.K, x[s], y[s], vx[s], vy[s], x, y, vx, vy, not_self[s])
-                    x[i], y[i], vx[i], vy[i] = nx[0], ny[0], nvx[0], nvy[0]
+                    me = SimpleNamespace(idx=idx[s], **{k: v[s] for k, v in b.items()})
+                    out = m.update(A, P, self.K, self.W, me, oth, not_self[s])
+                    for k in b:
+                        b[k][i] = out[k][0]
+        W = self.W
+        if getattr(m, "PREDATORS", None) and len(W.px):
+            W.px, W.py, W.pvx, W.pvy = m.predators_step(A, P, self.K, W, self.x, self.y)
+        if getattr(m, "FOOD", None) and len(W.fx):
+            W.fx, W.fy, W.fvx, W.fvy = m.food_step(A, P, self.K, W)
         self.frame += 1
 
     def run(self, frames: int, on_frame=None) -> None:

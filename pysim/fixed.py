@@ -89,3 +89,56 @@ def fx_sqrt(a, frac_bits: int):
     a = np.asarray(a, dtype=I64)
     pos = a > 0
     return np.where(pos, isqrt64(np.where(pos, a, 0) << frac_bits), 0).astype(I64)
+
+
+U64 = np.uint64
+
+
+def isqrt_u64(v):
+    """Exact floor(sqrt(v)) for uint64 arrays (any value below 2^64)."""
+    v = np.asarray(v, dtype=U64)
+    r = np.floor(np.sqrt(v.astype(np.float64))).astype(U64)
+    # correct the float estimate (off by at most a few units near 2^64)
+    for _ in range(2):
+        r = np.where(r * r > v, r - U64(1), r)
+    for _ in range(2):
+        r = np.where((r + U64(1)) * (r + U64(1)) <= v, r + U64(1), r)
+    return r
+
+
+def fx_d2(dx, dy):
+    """Squared distance in 64 bits (2F fraction bits), exact: twin of fx_d2."""
+    dx = np.asarray(dx, dtype=I64)
+    dy = np.asarray(dy, dtype=I64)
+    return (dx * dx).astype(U64) + (dy * dy).astype(U64)
+
+
+def fx_sq64(r):
+    r = np.asarray(r, dtype=I64)
+    return (r * r).astype(U64)
+
+
+def fx_hypot(x, y):
+    return fx_wrap(isqrt_u64(fx_d2(x, y)).astype(I64))
+
+
+def fx_amb(x, y, alpha, beta, frac_bits: int):
+    ax, ay = fx_abs(x), fx_abs(y)
+    hi, lo = np.maximum(ax, ay), np.minimum(ax, ay)
+    return fx_add(fx_mul(alpha, hi, frac_bits), fx_mul(beta, lo, frac_bits))
+
+
+def fx_acc_mean(total, n):
+    """Mean of a 64-bit neighbour sum, truncating toward zero, wrapped to 32 bits."""
+    return fx_idiv_wide(total, n)
+
+
+def fx_idiv_wide(a, n):
+    a = np.asarray(a, dtype=I64)
+    n = np.asarray(n, dtype=I64)
+    safe = np.where(n == 0, 1, n)
+    return fx_wrap(np.where(n == 0, 0, _trunc_div(a, safe)))
+
+
+def fx_acc_fx(total):
+    return fx_wrap(total)

@@ -34,17 +34,21 @@ def header(sim) -> str:
 
 
 def rows(sim) -> str:
-    fmt = sim.A.fmt
-    f = sim.frame
-    if sim.A.name == "fixed":
-        return "".join(
-            f"{f},{i},boid,{x},{y},{vx},{vy}\n"
-            for i, (x, y, vx, vy) in enumerate(zip(sim.x.tolist(), sim.y.tolist(), sim.vx.tolist(), sim.vy.tolist()))
-        )
-    return "".join(
-        f"{f},{i},boid,{fmt(x)},{fmt(y)},{fmt(vx)},{fmt(vy)}\n"
-        for i, (x, y, vx, vy) in enumerate(zip(sim.x, sim.y, sim.vx, sim.vy))
-    )
+    """One frame's rows: boids, then predators and food (as the firmware writes them)."""
+    A, f = sim.A, sim.frame
+    W = sim.W
+    groups = [("boid", (sim.x, sim.y, sim.vx, sim.vy)), ("predator", (W.px, W.py, W.pvx, W.pvy)),
+              ("food", (W.fx, W.fy, W.fvx, W.fvy))]
+    out = []
+    for kind, cols in groups:
+        if A.name == "fixed":
+            vals = zip(*(c.tolist() for c in cols))
+            out.extend(f"{f},{i},{kind},{x},{y},{vx},{vy}\n" for i, (x, y, vx, vy) in enumerate(vals))
+        else:
+            fmt = A.fmt
+            out.extend(f"{f},{i},{kind},{fmt(x)},{fmt(y)},{fmt(vx)},{fmt(vy)}\n"
+                       for i, (x, y, vx, vy) in enumerate(zip(*cols)))
+    return "".join(out)
 
 
 def write_run(sim, frames: int, out: TextIO) -> None:
