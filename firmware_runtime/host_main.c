@@ -38,14 +38,32 @@ static void usage(void)
             "                                 without --frames/--seconds/--pty it runs N frames headless\n");
 }
 
+static void trace_row(uint32_t frame, int32_t i, const char *kind, fx x, fx y, fx vx, fx vy)
+{
+    fprintf(trace, "%" PRIu32 ",%" PRId32 ",%s,%" PRId32 ",%" PRId32 ",%" PRId32 ",%" PRId32 "\n", frame, i, kind, x,
+            y, vx, vy);
+}
+
+/* Boids, then predators and food sources where the spec has them. */
 static void trace_rows(uint32_t frame)
 {
     int32_t i;
     for (i = 0; i < boids_flock.count; i++) {
         const boid_t *b = &boids_flock.b[i];
-        fprintf(trace, "%" PRIu32 ",%" PRId32 ",boid,%" PRId32 ",%" PRId32 ",%" PRId32 ",%" PRId32 "\n", frame, i,
-                b->x, b->y, b->vx, b->vy);
+        trace_row(frame, i, "boid", b->x, b->y, b->vx, b->vy);
     }
+#ifdef BOIDS_PREDATOR_CAPACITY
+    for (i = 0; i < boids_flock.predator_count; i++) {
+        const mover_t *p = &boids_flock.predator[i];
+        trace_row(frame, i, "predator", p->x, p->y, p->vx, p->vy);
+    }
+#endif
+#ifdef BOIDS_FOOD_CAPACITY
+    for (i = 0; i < boids_flock.food_count; i++) {
+        const mover_t *p = &boids_flock.food[i];
+        trace_row(frame, i, "food", p->x, p->y, p->vx, p->vy);
+    }
+#endif
 }
 
 static gif_writer_t gif;
