@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # gcc/make: host firmware and parity tests.
-PACKAGES=(gcc make)
+PACKAGES=(gcc make xvfb xauth libtk8.6)  # xvfb, xauth, libtk8.6: the GUI and its tests under a private X display
 
 missing=()
 for p in "${PACKAGES[@]}"; do

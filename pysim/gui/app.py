@@ -1,0 +1,467 @@
+"""boids-gui [SPEC]: the window.
+
+Simulator mode (default) runs the Python simulator live at the spec's frame
+rate; board mode sends every control change to a board (or the host
+firmware on a pty) and shows what it confirms, while the simulator keeps
+drawing the same flock rules with the board's values as a preview.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import tempfile
+import time
+import tkinter as tk
+from decimal import Decimal
+from pathlib import Path
+from tkinter import filedialog, messagebox, ttk
+
+from pysim.fxdecimal import format_raw
+
+from .canvas_view import STYLES, FlockView
+from .controls import SHIFTED, ControlsPanel, Option
+from .stats import FrameStats
+
+DEFAULT_SPEC = "spec/boids.yaml"
+ENTER_ADDS = 10  # boids added by the Enter key
+GIF_SECONDS = 4.0
+
+
+def load_spec_model(spec_path: str):
+    """(GenModel, model module, note): the generated model of the spec, or,
+    when generated/ is missing or stale, a fresh render in a temp dir (the
+    note says so)."""
+    from codegen.model import build_model
+    from codegen.project import load_generated_model
+    from codegen.render import render
+    from codegen.spec_loader import load_spec
+    from pysim.model_support import ModelMismatch, load_model
+
+    spec, _ = load_spec(spec_path)
+    m = build_model(spec, spec_path)
+    try:
+        return m, load_generated_model(spec_path, m), None, None
+    except ModelMismatch as e:
+        tmp = tempfile.TemporaryDirectory(prefix="boids-gui-")
+        path = Path(tmp.name) / "boids_model.py"
+        path.write_text(render(m)["python/boids_model.py"], encoding="utf-8")
+        note = f"{str(e).split(':')[0]} is missing or stale: running a fresh render (run `boidsgen generate`)"
+        return m, load_model(path, expect_hash=m.hash), note, tmp
+
+
+class App:
+    def __init__(self, spec_path: str = DEFAULT_SPEC, root: tk.Tk | None = None, *, scale: int | None = None,
+                 style: str = "triangles", arith: str = "fixed", seed: int | None = None,
+                 boids: int | None = None, order: str | None = None, port: str | None = None) -> None:
+        from pysim.engine import Simulation
+
+        self.spec_path = spec_path
+        self.gen, self.model, note, self._tmp = load_spec_model(spec_path)
+        self.sim = Simulation(self.model, arith, seed=seed, boids=boids, order=order)
+        self.root = root or tk.Tk()
+        if "clam" in ttk.Style(self.root).theme_names():
+            ttk.Style(self.root).theme_use("clam")
+        self.root.title(f"boids-gui: {self.model.SPEC_NAME} ({spec_path})")
+        self.period = 1.0 / self.model.FRAME_RATE
+        self.paused = False
+        self.link = None  # BoardLink in board mode
+        self.board_stats: dict | None = None
+        self.tuned: dict[str, str] = {}  # parameter -> the text the target accepted
+        self.recorder = None
+        self.stats = FrameStats()
+        self._drag_target = False
+        # hooks the tests replace to avoid modal dialogs
+        self.ask_path = self._ask_path
+        self.confirm = messagebox.askokcancel
+
+        self._build(scale or max(1, min(3, 900 // self.model.WIDTH)), style, port)
+        self._bind_keys()
+        if note:
+            self.status(note, error=True)
+        self._due = time.perf_counter()
+        self._after = self.root.after(1, self._tick)
+        self.root.protocol("WM_DELETE_WINDOW", self.close)
+
+    # ---- layout ----
+    def _build(self, scale: int, style: str, port: str | None) -> None:
+        r = self.root
+        bar = ttk.Frame(r)
+        bar.grid(row=0, column=0, columnspan=2, sticky="ew", padx=4, pady=(4, 0))
+        self.mode = tk.StringVar(value="sim")
+        for text, val in (("Simulator", "sim"), ("Board", "board")):
+            ttk.Radiobutton(bar, text=text, value=val, variable=self.mode, command=self._mode_changed,
+                            takefocus=0).pack(side="left")
+        self.port = tk.StringVar(value=port or "")
+        self.port_box = ttk.Combobox(bar, textvariable=self.port, width=16, postcommand=self._list_ports)
+        self.port_box.pack(side="left", padx=(4, 8))
+        self.port_box.bind("<Return>", lambda e: self._connect_if_board())
+        ttk.Separator(bar, orient="vertical").pack(side="left", fill="y", padx=4)
+        ttk.Label(bar, text="Draw").pack(side="left")
+        self.style = tk.StringVar(value=style)
+        self.style_box = ttk.Combobox(bar, textvariable=self.style, values=STYLES, width=9, state="readonly")
+        self.style_box.pack(side="left", padx=4)
+        self.style_box.bind("<<ComboboxSelected>>", lambda e: self.view.set_style(self.style.get()))
+        self.buttons = {}
+        for name, text, cmd in (("pause", "Pause", self.toggle_pause), ("reset", "Reset flock", self.reset_flock),
+                                ("png", "Save PNG", self.save_png), ("gif", "Record GIF", self.record_gif),
+                                ("save", "Save to spec", self.save_to_spec)):
+            b = ttk.Button(bar, text=text, command=cmd, takefocus=0)
+            b.pack(side="left", padx=2)
+            self.buttons[name] = b
+
+        self.view = FlockView(r, self.model.WIDTH, self.model.HEIGHT, scale)
+        self.view.set_style(style)
+        self.view.canvas.grid(row=1, column=0, sticky="nw", padx=4, pady=4)
+        c = self.view.canvas
+        c.bind("<ButtonPress-1>", self._press)
+        c.bind("<B1-Motion>", self._drag)
+        c.bind("<ButtonRelease-1>", lambda e: setattr(self, "_drag_target", False))
+        c.bind("<ButtonPress-3>", self._right_click)
+
+        self.controls = ControlsPanel(r, self.model.PARAMS, self.request_set, self._options())
+        self.controls.grid(row=1, column=1, sticky="n")
+
+        self.stats_var = tk.StringVar()
+        ttk.Label(r, textvariable=self.stats_var, font="TkFixedFont").grid(
+            row=2, column=0, columnspan=2, sticky="w", padx=6)
+        self.status_var = tk.StringVar(value="simulator")
+        self.status_label = ttk.Label(r, textvariable=self.status_var)
+        self.status_label.grid(row=3, column=0, columnspan=2, sticky="w", padx=6, pady=(0, 4))
+
+    def _options(self) -> list[Option]:
+        """Run-time options: the flock size now; any the model declares
+        (model.OPTIONS: name, kind 'count'|'toggle', min, max, default,
+        description) as the rule library adds them."""
+        opts = [Option("boids", "flock size", "count", 0, self.model.CAPACITY, self.sim.count,
+                       f"boids flying (the spec's capacity is {self.model.CAPACITY}); Enter adds "
+                       f"{ENTER_ADDS}, Backspace removes one, a click adds one there", self.request_count)]
+        for o in getattr(self.model, "OPTIONS", ()):
+            opts.append(Option(o.name, o.name.replace("_", " "), o.kind, int(getattr(o, "min", 0)),
+                               int(getattr(o, "max", 1)), int(o.default), getattr(o, "description", ""),
+                               lambda v, done, _n=o.name: self.request_option(_n, v, done)))
+        return opts
+
+    # ---- requests from the controls ----
+    def request_set(self, name: str, text: str) -> None:
+        ctl = self.controls.params[name]
+
+        def done(ok: bool, value: str) -> None:
+            if ok:
+                self.tuned[name] = text
+                ctl.confirm(value)
+                if self.link is not None:  # the preview follows the board
+                    self.sim.params.set(name, value, allow_fixed=True)
+            else:
+                ctl.reject()
+                self.status(f"{name}: rejected: {value}", error=True)
+
+        if self.link is not None:
+            self.link.set_param(name, text, done)
+            return
+        from pysim.params import ParamError
+
+        try:
+            self.sim.params.set(name, text)
+        except ParamError as e:
+            done(False, str(e))
+            return
+        done(True, self.sim.params.value_text(name))
+
+    def request_count(self, n: int, done=None) -> None:
+        def answer(ok: bool, got) -> None:
+            if ok:
+                self.sim.set_count(int(got))
+            else:
+                self.status(f"flock size: {got}", error=True)
+            self.controls.options["boids"].confirm(int(got) if ok else self.sim.count)
+
+        n = max(0, min(int(n), self.model.CAPACITY))
+        if self.link is not None:
+            self.link.call("set_count", n, done=answer)
+        else:
+            answer(True, self.sim.set_count(n))
+
+    def request_option(self, name: str, value: int, done) -> None:
+        """A model-declared option: the engine's set_option in simulator mode,
+        the option's serial command (`NAME VALUE`) on a board."""
+        if self.link is not None:
+            self.link.call("command", f"{name} {value}",
+                           done=lambda ok, r: done(ok, value if ok else r))
+        elif hasattr(self.sim, "set_option"):
+            done(True, self.sim.set_option(name, value))
+        else:
+            done(False, "the engine has no set_option")
+
+    # ---- mouse and keys ----
+    def _press(self, e) -> None:
+        self.view.canvas.focus_set()
+        x, y = self.view.to_display(e.x, e.y)
+        tgt = self.sim.scene().target
+        if tgt is not None and hasattr(self.sim, "set_target") and math.hypot(x - tgt[0], y - tgt[1]) < 8:
+            self._drag_target = True
+            return
+        self.add_boid_at(x, y)
+
+    def _drag(self, e) -> None:
+        if self._drag_target:
+            self.sim.set_target(*self.view.to_display(e.x, e.y))
+
+    def _right_click(self, e) -> None:
+        x, y = self.view.to_display(e.x, e.y)
+        if hasattr(self.sim, "toggle_obstacle"):  # hook: arrives with the rule library's obstacles
+            self.sim.toggle_obstacle(x, y)
+        else:
+            self.status("this spec has no obstacles to place")
+
+    def add_boid_at(self, x: float, y: float) -> None:
+        """A new boid at (x, y) pixels, flying in a random direction at the
+        spawn's top speed. On a board (no command for a position) it spawns as
+        `boids N+1` does."""
+        n = self.sim.count
+        if n >= self.model.CAPACITY:
+            self.status(f"the flock is at the spec's capacity, {self.model.CAPACITY}", error=True)
+            return
+        if self.link is not None:
+            self.request_count(n + 1)
+            return
+        if hasattr(self.sim, "add_boid"):
+            self.sim.add_boid(x, y)
+        else:
+            speed = float(self.sim.params.value_text(self.model.SPAWN["max_speed"]))
+            a = random.uniform(0, 2 * math.pi)
+            one = 1 << self.model.FRAC_BITS if self.sim.A.name == "fixed" else 1.0
+            conv = (lambda v: int(round(v * one))) if self.sim.A.name == "fixed" else float
+            new = [conv(x), conv(y), conv(speed * math.cos(a)), conv(speed * math.sin(a))]
+            self.sim.load_state(*[list(old) + [v] for old, v in
+                                  zip((self.sim.x, self.sim.y, self.sim.vx, self.sim.vy), new)])
+        self.controls.options["boids"].confirm(self.sim.count)
+
+    def _bind_keys(self) -> None:
+        self.root.bind_all("<Key>", self._key)
+
+    def _key(self, e) -> None:
+        if e.widget.winfo_class() in ("TEntry", "Entry", "TSpinbox", "Spinbox", "TCombobox"):
+            return  # typing a value
+        k = e.keysym
+        if k == "space":
+            self.toggle_pause()
+        elif k in ("Return", "KP_Enter"):
+            self.request_count(self.sim.count + ENTER_ADDS)
+        elif k == "BackSpace":
+            self.request_count(self.sim.count - 1)
+        elif k.isdigit() or k in SHIFTED or e.char in SHIFTED:
+            digit = SHIFTED.get(k) or SHIFTED.get(e.char) or k
+            lower = k in SHIFTED or e.char in SHIFTED or bool(e.state & 1)
+            ctl = self.controls.by_key(digit)
+            if ctl is not None:
+                ctl.nudge(-1 if lower else 1)
+
+    # ---- buttons ----
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self.buttons["pause"].configure(text="Resume" if self.paused else "Pause")
+        if self.link is not None:
+            self.link.call("pause" if self.paused else "resume")
+
+    def reset_flock(self) -> None:
+        self.sim.reset(boids=self.sim.count)
+        if self.link is not None:
+            self.link.call("reset")
+
+    def _ask_path(self, kind: str) -> str | None:
+        ext = {"png": ".png", "gif": ".gif"}[kind]
+        return filedialog.asksaveasfilename(parent=self.root, defaultextension=ext,
+                                            initialfile=f"{self.model.SPEC_NAME}{ext}",
+                                            filetypes=[(kind.upper(), f"*{ext}")]) or None
+
+    def save_png(self, path: str | None = None) -> Path | None:
+        from .pictures import save_png
+
+        path = path or self.ask_path("png")
+        if not path:
+            return None
+        out = save_png(path, self.sim.scene(), self.view.style, self.view.scale)
+        self.status(f"saved {out}")
+        return out
+
+    def record_gif(self, path: str | None = None, seconds: float = GIF_SECONDS) -> None:
+        from .pictures import GifRecorder
+
+        path = path or self.ask_path("gif")
+        if not path:
+            return
+        self.recorder = GifRecorder(path, seconds, self.model.FRAME_RATE, self.view.style, self.view.scale)
+        self.buttons["gif"].state(["disabled"])
+        self.status(f"recording {seconds:g} s to {path} ...")
+
+    def changed_defaults(self) -> dict[str, str]:
+        """Tuned values that differ from the spec's defaults."""
+        defs = {p.name: p for p in self.model.PARAMS}
+        return {n: t for n, t in self.tuned.items() if Decimal(t) != Decimal(defs[n].default)}
+
+    def save_to_spec(self) -> dict[str, str] | None:
+        from codegen.spec_writer import SpecWriteError, save_defaults
+
+        values = self.changed_defaults()
+        if not values:
+            self.status("nothing to save: every parameter is at the spec's default")
+            return None
+        listing = "\n".join(f"{n}: {t}" for n, t in sorted(values.items()))
+        if not self.confirm("Save to spec", f"Write these defaults into {self.spec_path}?\n\n{listing}"):
+            return None
+        try:
+            save_defaults(self.spec_path, values)
+        except (SpecWriteError, OSError) as e:
+            self.status(f"not saved: {e}", error=True)
+            return None
+        self.status(f"saved {len(values)} default(s) to {self.spec_path}: run `boidsgen generate` "
+                    f"(or `boidsgen build`) and flash")
+        return values
+
+    # ---- board mode ----
+    def _list_ports(self) -> None:
+        from .board_link import port_names
+
+        self.port_box.configure(values=port_names())
+
+    def _mode_changed(self) -> None:
+        if self.mode.get() == "board":
+            self._connect_if_board()
+        else:
+            self.disconnect()
+            self.status("simulator")
+
+    def _connect_if_board(self) -> None:
+        if self.mode.get() != "board":
+            self.mode.set("board")
+        port = self.port.get().strip()
+        if not port:
+            self.status("type or pick a serial port (the host firmware prints `pty: /dev/pts/N`)", error=True)
+            return
+        self.connect(port)
+
+    def connect(self, port: str) -> None:
+        from .board_link import BoardLink
+
+        self.disconnect()
+        self.mode.set("board")
+        self.port.set(port)
+        self.status(f"connecting to {port} ...")
+        self.link = BoardLink(self.root, port, self.model, self._board_event)
+
+    def disconnect(self) -> None:
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+            self.board_stats = None
+
+    def _board_event(self, kind: str, data) -> None:
+        if kind == "connected":
+            info = data["info"]
+            for name, d in data["params"].items():
+                ctl = self.controls.params.get(name)
+                if ctl is not None:
+                    text = str(d["raw"]) if d["type"] == "int" else format_raw(d["raw"], self.model.FRAC_BITS)
+                    ctl.confirm(text)
+                    self.sim.params.set(name, text, allow_fixed=True)
+            self.board_stats = data["stats"]
+            n = int(self.board_stats.get("boids", self.sim.count))
+            self.sim.set_count(n)
+            self.controls.options["boids"].confirm(n)
+            msg = f"connected to {self.link.port}: {info.get('spec')} fw {info.get('fw')} hash {info.get('hash')}"
+            if data["hash_ok"]:
+                self.status(msg + " (matches the spec)")
+            else:
+                self.status(msg + f" DOES NOT MATCH this spec's hash {self.model.SPEC_HASH}: regenerate and "
+                            "reflash", error=True)
+        elif kind == "stats":
+            self.board_stats = data
+        elif kind == "disconnected":
+            self.board_stats = None
+            self.status(f"disconnected ({data}); reconnecting ...", error=True)
+
+    # ---- the frame loop ----
+    def _tick(self) -> None:
+        t0 = time.perf_counter()
+        if not self.paused:
+            self.sim.step()
+        t1 = time.perf_counter()
+        scene = self.sim.scene()
+        self.view.draw(scene)
+        t2 = time.perf_counter()
+        self.stats.frame(t1 - t0 if not self.paused else None, t2 - t1, t2)
+        if self.recorder is not None and not self.paused and self.recorder.add(scene):
+            self.status(f"saved {self.recorder.path}")
+            self.recorder = None
+            self.buttons["gif"].state(["!disabled"])
+        if self.stats.due(t2):
+            self._show_stats()
+        self._due += self.period
+        now = time.perf_counter()
+        if self._due < now - self.period:  # behind: run flat out without catching up
+            self._due = now
+        self._after = self.root.after(max(1, int((self._due - now) * 1000)), self._tick)
+
+    def _show_stats(self) -> None:
+        s = self.stats
+        line = (f"{s.fps:5.1f} fps (spec {self.model.FRAME_RATE})  {self.sim.count:4d} boids  "
+                f"t={self.sim.frame / self.model.FRAME_RATE:7.1f} s  step {s.step_ms:6.1f} ms  "
+                f"draw {s.draw_ms:5.1f} ms" + ("  PAUSED" if self.paused else ""))
+        b = self.board_stats
+        if self.link is not None:
+            line += ("   board: " + (f"{b.get('boids')} boids  {b.get('fps')} fps  t={b.get('time')} s  "
+                                     f"frame {b.get('frame_ms')} ms" if b else "disconnected"))
+        self.stats_var.set(line)
+
+    def status(self, text: str, error: bool = False) -> None:
+        self.status_var.set(text)
+        self.status_label.configure(foreground="#b00000" if error else "")
+
+    def close(self) -> None:
+        self.disconnect()
+        try:
+            self.root.after_cancel(self._after)
+        except tk.TclError:
+            pass
+        self.root.destroy()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="boids-gui", description="Tune a flock live: simulator or board.")
+    ap.add_argument("spec", nargs="?", default=DEFAULT_SPEC)
+    ap.add_argument("--port", help="connect to this board (or host firmware pty) at start")
+    ap.add_argument("--style", choices=STYLES, default="triangles")
+    ap.add_argument("--scale", type=int, help="canvas pixels per display pixel")
+    ap.add_argument("--arith", choices=("fixed", "float"), default="fixed")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--boids", type=int, help="flock size at start (at most the spec's capacity)")
+    ap.add_argument("--order", choices=("sequential", "synchronous"))
+    ap.add_argument("--bench", type=float, metavar="SECONDS",
+                    help="run this long, print the frame rate and timings, and exit")
+    a = ap.parse_args(argv)
+    from codegen.spec_errors import SpecError
+
+    try:
+        app = App(a.spec, scale=a.scale, style=a.style, arith=a.arith, seed=a.seed, boids=a.boids,
+                  order=a.order, port=None)
+    except SpecError as e:
+        print(e, file=sys.stderr)
+        return 2
+    except (ValueError, tk.TclError) as e:
+        print(f"boids-gui: {e}", file=sys.stderr)
+        return 2
+    if a.port:
+        app.connect(a.port)
+    if a.bench:
+        app.stats.keep_all = True
+        app.root.after(int(a.bench * 1000), lambda: (print(app.stats.report(app)), app.close()))
+    app.root.mainloop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
