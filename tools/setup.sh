@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # gcc/make: host firmware and parity tests.
-PACKAGES=(gcc make xvfb xauth libtk8.6)  # xvfb, xauth, libtk8.6: the GUI and its tests under a private X display
+PACKAGES=(gcc make xvfb xauth libtk8.6 gcc-mipsel-linux-gnu)  # xvfb, xauth, libtk8.6: the GUI and its tests under a private X display; gcc-mipsel-linux-gnu: make m4k-check (PIC32 compile/link check)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
