@@ -22,10 +22,13 @@ from pysim.fxdecimal import format_raw
 
 from .canvas_view import STYLES, FlockView
 from .controls import SHIFTED, ControlsPanel, Option
+from .scrolled import ScrolledFrame
 from .stats import FrameStats
 
 DEFAULT_SPEC = "spec/boids.yaml"
 ENTER_ADDS = 10  # boids added by the Enter key
+OBSTACLE_RADIUS = 12  # pixels, for an obstacle placed with the right button
+GRAB_DISTANCE = 10  # pixels: a press this close to the target drags it
 GIF_SECONDS = 4.0
 
 
@@ -72,6 +75,9 @@ class App:
         self.recorder = None
         self.stats = FrameStats()
         self._drag_target = False
+        t = getattr(self.model, "TARGET", None)
+        one = 1 << self.model.FRAC_BITS
+        self._target_px = (t["x_raw"] / one, t["y_raw"] / one) if t else (0.0, 0.0)
         # hooks the tests replace to avoid modal dialogs
         self.ask_path = self._ask_path
         self.confirm = messagebox.askokcancel
@@ -120,8 +126,10 @@ class App:
         c.bind("<ButtonRelease-1>", lambda e: setattr(self, "_drag_target", False))
         c.bind("<ButtonPress-3>", self._right_click)
 
-        self.controls = ControlsPanel(r, self.model.PARAMS, self.request_set, self._options())
-        self.controls.grid(row=1, column=1, sticky="n")
+        self.panel = ScrolledFrame(r, max_height=max(self.model.HEIGHT * scale, 480))
+        self.panel.grid(row=1, column=1, sticky="n", pady=4)
+        self.controls = ControlsPanel(self.panel.inner, self.model.PARAMS, self.request_set, self._options())
+        self.controls.pack(fill="both")
 
         self.stats_var = tk.StringVar()
         ttk.Label(r, textvariable=self.stats_var, font="TkFixedFont").grid(
@@ -137,6 +145,10 @@ class App:
         opts = [Option("boids", "flock size", "count", 0, self.model.CAPACITY, self.sim.count,
                        f"boids flying (the spec's capacity is {self.model.CAPACITY}); Enter adds "
                        f"{ENTER_ADDS}, Backspace removes one, a click adds one there", self.request_count)]
+        if getattr(self.model, "TARGET", None):
+            opts.append(Option("target", "target on", "toggle", 0, 1, int(bool(self.model.TARGET["active"])),
+                               "the point the flock seeks; drag it on the canvas",
+                               lambda v, done: self.request_target(on=bool(v), done=done)))
         for o in getattr(self.model, "OPTIONS", ()):
             opts.append(Option(o.name, o.name.replace("_", " "), o.kind, int(getattr(o, "min", 0)),
                                int(getattr(o, "max", 1)), int(o.default), getattr(o, "description", ""),
@@ -195,25 +207,79 @@ class App:
             done(False, "the engine has no set_option")
 
     # ---- mouse and keys ----
+    def _units(self, px: float):
+        """Pixels in the simulator's own units (raw fixed point or float)."""
+        if self.sim.A.name == "fixed":
+            return int(round(px * (1 << self.model.FRAC_BITS)))
+        return float(px)
+
     def _press(self, e) -> None:
         self.view.canvas.focus_set()
         x, y = self.view.to_display(e.x, e.y)
         tgt = self.sim.scene().target
-        if tgt is not None and hasattr(self.sim, "set_target") and math.hypot(x - tgt[0], y - tgt[1]) < 8:
+        if tgt is not None and math.hypot(x - tgt[0], y - tgt[1]) < GRAB_DISTANCE:
             self._drag_target = True
             return
         self.add_boid_at(x, y)
 
     def _drag(self, e) -> None:
         if self._drag_target:
-            self.sim.set_target(*self.view.to_display(e.x, e.y))
+            x, y = self.view.to_display(e.x, e.y)
+            self.request_target(x, y)
+
+    def request_target(self, x: float | None = None, y: float | None = None, on: bool = True, done=None) -> None:
+        """Move the target (pixels) or switch it on/off; on a board `target X Y`
+        or `target on|off`, the simulator following once the board agrees."""
+        if x is None:
+            x, y = self._target_px
+        x = min(max(x, 0.0), self.model.WIDTH - 1)
+        y = min(max(y, 0.0), self.model.HEIGHT - 1)
+
+        def answer(ok: bool, got) -> None:
+            if ok:
+                self._target_px = (x, y)
+                self.sim.set_target(self._units(x), self._units(y), on)
+            else:
+                self.status(f"target: {got}", error=True)
+            if done:
+                done(ok, int(on) if ok else got)
+
+        if self.link is not None:
+            cmd = f"target {x:.2f} {y:.2f}" if on and self.sim.scene().target is not None else \
+                f"target {'on' if on else 'off'}"
+            self.link.latest("target", "command", (cmd,), answer)
+        else:
+            answer(True, None)
 
     def _right_click(self, e) -> None:
-        x, y = self.view.to_display(e.x, e.y)
-        if hasattr(self.sim, "toggle_obstacle"):  # hook: arrives with the rule library's obstacles
-            self.sim.toggle_obstacle(x, y)
-        else:
+        """Remove the obstacle under the pointer, or place one there."""
+        if not getattr(self.model, "OBSTACLES", None):
             self.status("this spec has no obstacles to place")
+            return
+        x, y = self.view.to_display(e.x, e.y)
+        ob = self.sim.scene().obstacles
+        hit = [k for k, (ox, oy, r) in enumerate(ob) if math.hypot(x - ox, y - oy) <= r]
+        if hit:
+            k = hit[-1]
+            cmd, apply = f"obstacle remove {k}", lambda: self.sim.remove_obstacle(k)
+        else:
+            r = OBSTACLE_RADIUS
+            cmd = f"obstacle add {x:.2f} {y:.2f} {r}"
+            apply = lambda: self.sim.add_obstacle(self._units(x), self._units(y), self._units(r))  # noqa: E731
+
+        def answer(ok: bool, got) -> None:
+            if not ok:
+                self.status(f"obstacle: {got}", error=True)
+                return
+            try:
+                apply()
+            except ValueError as err:  # the simulator's own capacity check
+                self.status(str(err), error=True)
+
+        if self.link is not None:
+            self.link.call("command", cmd, done=answer)
+        else:
+            answer(True, None)
 
     def add_boid_at(self, x: float, y: float) -> None:
         """A new boid at (x, y) pixels, flying in a random direction at the
@@ -227,15 +293,14 @@ class App:
             self.request_count(n + 1)
             return
         if hasattr(self.sim, "add_boid"):
-            self.sim.add_boid(x, y)
+            self.sim.add_boid(self._units(x), self._units(y))
         else:
             speed = float(self.sim.params.value_text(self.model.SPAWN["max_speed"]))
             a = random.uniform(0, 2 * math.pi)
-            one = 1 << self.model.FRAC_BITS if self.sim.A.name == "fixed" else 1.0
-            conv = (lambda v: int(round(v * one))) if self.sim.A.name == "fixed" else float
-            new = [conv(x), conv(y), conv(speed * math.cos(a)), conv(speed * math.sin(a))]
-            self.sim.load_state(*[list(old) + [v] for old, v in
-                                  zip((self.sim.x, self.sim.y, self.sim.vx, self.sim.vy), new)])
+            new = [self._units(v) for v in (x, y, speed * math.cos(a), speed * math.sin(a))]
+            cols = [list(c) + [v] for c, v in zip((self.sim.x, self.sim.y, self.sim.vx, self.sim.vy), new)]
+            state = {k: list(self.sim.b[k]) + [0] for k in self.sim.state_names}
+            self.sim.load_state(*cols, **state)
         self.controls.options["boids"].confirm(self.sim.count)
 
     def _bind_keys(self) -> None:

@@ -48,7 +48,7 @@ class BoardLink:
         self.timeout = timeout
         self.jobs: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
-        self._sets: dict[str, tuple[str, Callable]] = {}  # latest request per parameter
+        self._latest: dict[str, tuple] = {}  # newest (method, args, done, convert) per key
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self.connected = False
@@ -58,17 +58,21 @@ class BoardLink:
 
     # ---- the Tk side ----
     def set_param(self, name: str, text: str, done: Callable[[bool, str], None]) -> None:
-        """Queue `set NAME TEXT`; while a slider is dragged only the newest
-        value of each parameter is sent."""
+        """Queue `set NAME TEXT`; done(ok, the board's value text or its reason)."""
+        self.latest(f"set {name}", "set", (name, text), done, convert=lambda held: self._text(name, held))
+
+    def latest(self, key: str, method: str, args: tuple, done=None, convert=None) -> None:
+        """Queue a call of which only the newest per key matters: while a
+        slider (or the target) is dragged, stale values are never sent."""
         with self._lock:
-            fresh = name not in self._sets
-            self._sets[name] = (text, done)
+            fresh = key not in self._latest
+            self._latest[key] = (method, args, done, convert)
         if fresh:
-            self.jobs.put(("set", name))
+            self.jobs.put(("latest", key))
 
     def call(self, method: str, *args, done: Callable[[bool, object], None] | None = None) -> None:
         """Queue a BoardClient method call; done(ok, result_or_reason)."""
-        self.jobs.put(("call", method, args, done))
+        self.jobs.put(("call", method, args, done, None))
 
     def close(self) -> None:
         self._stop.set()
@@ -143,29 +147,19 @@ class BoardLink:
         """Run one job; a board `err` is answered, a lost link propagates."""
         from pysim.serial_client import BoardError
 
-        kind = job[0]
-        if kind == "set":
-            name = job[1]
+        if job[0] == "latest":
             with self._lock:
-                text, done = self._sets.pop(name)
-            try:
-                held = client.set(name, text)
-            except BoardError as e:
-                self.events.put(("answer", (done, False, e.reason)))
-                if _lost(e):
-                    raise
-                return
-            self.events.put(("answer", (done, True, self._text(name, held))))
-        elif kind == "call":
-            _, method, args, done = job
-            try:
-                result = getattr(client, method)(*args)
-            except BoardError as e:
-                self.events.put(("answer", (done, False, e.reason)))
-                if _lost(e):
-                    raise
-                return
-            self.events.put(("answer", (done, True, result)))
+                method, args, done, convert = self._latest.pop(job[1])
+        else:
+            _, method, args, done, convert = job
+        try:
+            result = getattr(client, method)(*args)
+        except BoardError as e:
+            self.events.put(("answer", (done, False, e.reason)))
+            if _lost(e):
+                raise
+            return
+        self.events.put(("answer", (done, True, convert(result) if convert else result)))
 
     def _text(self, name: str, held) -> str:
         """The board's decimal text for the value it confirmed (raw / 2^F)."""

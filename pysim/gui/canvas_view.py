@@ -108,7 +108,7 @@ class FlockView:
         else:
             self.canvas.itemconfigure(self.image_item, state="hidden")
         if self.style == "dots":
-            r = max(1.5, 0.75 * s)
+            r = max(1.5, 1.0 * s)
             xy = b[:, :2] * s
             self.pools["dots"].move(np.concatenate([xy - r, xy + r], axis=1))
             if colours is not None:

@@ -19,7 +19,7 @@ BOID_LENGTH = 5.0
 BOID_HALF_WIDTH = 1.8
 PREDATOR_LENGTH = 9.0
 PREDATOR_HALF_WIDTH = 3.5
-FOOD_RADIUS = 1.5
+FOOD_RADIUS = 2.5
 TARGET_ARM = 4.0
 
 # scout groups: group 0 (none) is white

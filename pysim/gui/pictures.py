@@ -33,7 +33,7 @@ def render(scene, style: str = "triangles", scale: int = 2):
             if 0 <= ix < scene.width and 0 <= iy < scene.height:
                 d.rectangle([ix * s, iy * s, ix * s + s - 1, iy * s + s - 1], fill=c)
     elif style == "dots":
-        r = max(1.5, 0.75 * s)
+        r = max(1.5, 1.0 * s)
         for (x, y, _vx, _vy), c in zip(b, colours):
             d.ellipse([x * s - r, y * s - r, x * s + r, y * s + r], fill=c)
     else:
