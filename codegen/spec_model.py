@@ -85,7 +85,7 @@ class Obstacles(Strict):
     """Circles the boids avoid (seed 004); placed at run time over serial or in the GUI."""
 
     capacity: int = Field(ge=1, le=255)
-    initial: list[tuple[Number, Number, Number]] = Field(
+    initial: list[Annotated[list[Number], Field(min_length=3, max_length=3)]] = Field(
         default_factory=list, description="[x, y, radius] in pixels, present at reset")
 
 
