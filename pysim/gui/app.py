@@ -126,7 +126,7 @@ class App:
         c.bind("<ButtonRelease-1>", lambda e: setattr(self, "_drag_target", False))
         c.bind("<ButtonPress-3>", self._right_click)
 
-        self.panel = ScrolledFrame(r, max_height=max(self.model.HEIGHT * scale, 480))
+        self.panel = ScrolledFrame(r, max_height=max(self.model.HEIGHT * scale + 40, 560))
         self.panel.grid(row=1, column=1, sticky="n", pady=4)
         self.controls = ControlsPanel(self.panel.inner, self.model.PARAMS, self.request_set, self._options())
         self.controls.pack(fill="both")
