@@ -242,20 +242,51 @@ class Simulation:
                 out = m.update(A, P, self.K, self.W, me, me, not_self)
                 self.b = {k: np.asarray(out[k], dtype=self.b[k].dtype) for k in self.b}
             else:
-                b = self.b
-                oth = SimpleNamespace(**b)  # views: later boids see earlier ones' new state
-                for i in range(n):
-                    s = slice(i, i + 1)
-                    me = SimpleNamespace(idx=idx[s], **{k: v[s] for k, v in b.items()})
-                    out = m.update(A, P, self.K, self.W, me, oth, not_self[s])
-                    for k in b:
-                        b[k][i] = out[k][0]
+                self._sequential(P, idx, not_self)
         W = self.W
         if getattr(m, "PREDATORS", None) and len(W.px):
             W.px, W.py, W.pvx, W.pvy = m.predators_step(A, P, self.K, W, self.x, self.y)
         if getattr(m, "FOOD", None) and len(W.fx):
             W.fx, W.fy, W.fvx, W.fvy = m.food_step(A, P, self.K, W)
         self.frame += 1
+
+    def _sequential(self, P, idx, not_self) -> None:
+        """Boids update in place, in index order, each seeing the earlier ones'
+        new state. Done in speculative batches: a batch is computed from the
+        state at its start, and a boid's result is kept only if no earlier boid
+        of the batch is inside its neighbour box before or after moving (then
+        that boid could not have changed it); the first boid that fails starts
+        the next batch. The result is exactly the one-by-one order's."""
+        m, A, b = self.model, self.A, self.b
+        n = self.count
+        box = m.pair_box(P) if hasattr(m, "pair_box") else 0
+        oth = SimpleNamespace(**b)  # views: later boids see earlier ones' new state
+        i, width = 0, 8
+        while i < n:
+            e = min(n, i + (width if box is not None else n))
+            me = SimpleNamespace(idx=idx[i:e], **{k: v[i:e].copy() for k, v in b.items()})
+            out = m.update(A, P, self.K, self.W, me, oth, not_self[i:e])
+            keep = e - i
+            if box is not None and keep > 1:
+                keep = self._independent_prefix(me.x, me.y, out["x"], out["y"], box)
+            for k in b:
+                b[k][i:i + keep] = out[k][:keep]
+            # grow the batch while whole batches hold, shrink to what held
+            width = min(width * 2, 64) if keep == e - i else max(2, keep + 1)
+            i += keep
+
+    def _independent_prefix(self, x0, y0, x1, y1, box) -> int:
+        """How many leading boids of a batch are unaffected by the batch's
+        earlier boids (old or new position outside their box)."""
+        A = self.A
+
+        def seen(px, py):
+            dx, dy = A.sub(px[None, :], x0[:, None]), A.sub(py[None, :], y0[:, None])
+            return (A.abs(dx) < box) & (A.abs(dy) < box)
+
+        clash = np.tril(seen(x0, y0) | seen(x1, y1), k=-1).any(axis=1)
+        bad = np.flatnonzero(clash)
+        return int(bad[0]) if len(bad) else len(x0)
 
     def run(self, frames: int, on_frame=None) -> None:
         if on_frame:

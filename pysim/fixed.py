@@ -100,9 +100,9 @@ def isqrt_u64(v):
     r = np.floor(np.sqrt(v.astype(np.float64))).astype(U64)
     # correct the float estimate (off by at most a few units near 2^64)
     for _ in range(2):
-        r = np.where(r * r > v, r - U64(1), r)
+        r = r - (r * r > v).astype(U64)
     for _ in range(2):
-        r = np.where((r + U64(1)) * (r + U64(1)) <= v, r + U64(1), r)
+        r = r + ((r + U64(1)) * (r + U64(1)) <= v).astype(U64)
     return r
 
 

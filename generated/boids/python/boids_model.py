@@ -127,6 +127,12 @@ LEDGE = None
 SCOUTS = None
 
 
+def pair_box(P):
+    """The box half-width of the neighbour loop: a boid farther than this on
+    either axis cannot affect another (None: boids never read each other)."""
+    return P.visual_range
+
+
 def update(A, P, K, W, me, oth, not_self):
     """One frame's update of M boids (`me`: x, y, vx, vy, idx and the BOID_STATE
     arrays, shape (M,)) against the N others (`oth`: x, y, vx, vy, shape (N,));
@@ -137,7 +143,7 @@ def update(A, P, K, W, me, oth, not_self):
     ox, oy, ovx, ovy = oth.x, oth.y, oth.vx, oth.vy
     dx = A.sub(x[:, None], ox[None, :])
     dy = A.sub(y[:, None], oy[None, :])
-    box = P.visual_range
+    box = pair_box(P)
     near = not_self & (A.abs(dx) < box) & (A.abs(dy) < box)
     d2 = A.d2(dx, dy)
     seed_near = near
