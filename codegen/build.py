@@ -50,14 +50,24 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
     if run_demo:
         frames = 300
         shot = bdir / "frame.ppm"
+        png = bdir / "frame.png"
         t1 = time.perf_counter()
-        res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot)],
+        res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot), "--png", str(png)],
                              capture_output=True, text=True)
         if res.returncode != 0:
             raise BuildError(f"{exe} failed: {res.stderr}")
         run = time.perf_counter() - t1
         print(f"host run: {frames} frames x {spec.flock.size} boids in {run:.3f} s "
-              f"({run / frames * 1000:.3f} ms/frame); last frame drawn to {shot}")
+              f"({run / frames * 1000:.3f} ms/frame); the TFT's last frame: {png}")
+    if shutil.which("mipsel-linux-gnu-gcc"):
+        from .pic32check import Pic32CheckError, check_image
+
+        try:
+            r = check_image(spec_path)
+        except Pic32CheckError as e:
+            raise BuildError(str(e)) from None
+        print(f"PIC32 compile check (mipsel-linux-gnu-gcc -march=m4k): flash {r['flash']} of {r['flash_max']} B, "
+              f"RAM {r['ram']} of {r['ram_max']} B at {r['capacity']} boids")
     if shutil.which("xc32-gcc"):
         make(out / "firmware", "pic32", bdir)
         print(f"PIC32 image: {bdir / 'boids.hex'}")

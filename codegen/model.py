@@ -154,6 +154,29 @@ class GenModel:
         return any(r.defn.pre for r in self.rules)
 
     @property
+    def board_pins(self) -> list[tuple[str, str, int]]:
+        """(macro stem, port letter, bit) for each pin the board layer drives."""
+        b = self.spec.board
+        pins = [("BOARD_TFT_DC", b.tft.dc), ("BOARD_TFT_CS", b.tft.cs), ("BOARD_TFT_RST", b.tft.rst),
+                ("BOARD_TFT_SDO", b.tft.sdo), ("BOARD_UART_RX", b.uart.rx), ("BOARD_UART_TX", b.uart.tx)]
+        return [(stem, pin[1], int(pin[2:])) for stem, pin in pins]
+
+    @property
+    def pps(self) -> dict:
+        from .spec_checks import SDO1_OUTPUT, U2RX_INPUT, U2TX_OUTPUT
+
+        b = self.spec.board
+        return {"sdo_reg": f"RP{b.tft.sdo[1:]}R", "sdo_code": SDO1_OUTPUT[b.tft.sdo],
+                "rx_code": U2RX_INPUT[b.uart.rx], "tx_reg": f"RP{b.uart.tx[1:]}R",
+                "tx_code": U2TX_OUTPUT[b.uart.tx]}
+
+    @property
+    def boid_rgb565(self) -> int:
+        c = self.spec.display.boid.color
+        r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
+        return ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3)
+
+    @property
     def magnitude(self) -> str:
         return self.spec.fixed_point.magnitude
 

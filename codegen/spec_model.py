@@ -19,9 +19,18 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class BoidLook(Strict):
+    """How the animation draws a boid (the lab: pixels are fastest, circles biggest)."""
+
+    shape: Literal["pixel", "square", "circle"] = "pixel"
+    size: int = Field(2, ge=1, le=8, description="square side or circle diameter, pixels")
+    color: str = Field("#FFFFFF", pattern=r"^#[0-9A-Fa-f]{6}$", description="#RRGGBB (sent as RGB565)")
+
+
 class Display(Strict):
     width: int = Field(320, gt=0, le=4096, description="pixels")
     height: int = Field(240, gt=0, le=4096, description="pixels")
+    boid: BoidLook = BoidLook()
 
 
 class FixedPoint(Strict):
@@ -41,6 +50,9 @@ class Flock(Strict):
     spawn_per_second: int = Field(
         0, ge=0, description="boids the timing thread adds each second up to size (0: all at reset)"
     )
+    adaptive_spawn: bool = Field(
+        False, description="the lab's final requirement: on the board, keep adding boids while frames "
+        "leave slack and drop the newest when a frame would miss the period")
 
 
 class Spawn(Strict):
@@ -129,6 +141,30 @@ class Param(Strict):
     description: str = ""
     tunable: bool = Field(True, description="settable at run time over the serial link")
     id: int | None = Field(None, ge=0, le=255, description="slider id for the course's `s ID VALUE` form")
+
+
+Pin = Annotated[str, Field(pattern=r"^R[AB][0-9]{1,2}$", description="a PIC32MX250 pin, e.g. RB0")]
+
+
+class BoardTft(Strict):
+    dc: Pin = "RB0"
+    cs: Pin = "RB1"
+    rst: Pin = "RB2"
+    sdo: Pin = Field("RB11", description="SDO1 (MOSI); SCK1 is fixed on RB14")
+    madctl: int = Field(0x28, ge=0, le=255, description="ILI9340 memory access control (0x28: landscape)")
+
+
+class BoardUart(Strict):
+    rx: Pin = Field("RA1", description="U2RX")
+    tx: Pin = Field("RB10", description="U2TX")
+
+
+class Board(Strict):
+    """The PIC32MX250F128B board's wiring (defaults: the ECE 4760 course board)."""
+
+    spi_hz: int = Field(20_000_000, ge=1_000_000, le=20_000_000, description="TFT SPI clock")
+    tft: BoardTft = BoardTft()
+    uart: BoardUart = BoardUart()
 
 
 class Serial(Strict):
@@ -300,3 +336,4 @@ class Spec(Strict):
     ledge: Ledge | None = None
     scouts: Scouts | None = None
     serial: Serial = Serial()
+    board: Board = Board()

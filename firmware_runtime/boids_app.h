@@ -27,6 +27,9 @@ void boids_app_stats(boids_stats_t *out);
  * first) the flock to n boids, clamped to [0, BOIDS_CAPACITY]. */
 int32_t boids_app_set_count(int32_t n);
 void boids_app_pause(int paused);
+/* Adaptive spawn on or off (default: the spec's flock.adaptive_spawn).
+ * Headless and traced runs turn it off: their frame times are not real. */
+void boids_app_adaptive(int on);
 uint32_t boids_app_seed(void);
 
 #endif

@@ -114,3 +114,35 @@ def test_bad_spec_leaves_existing_output_untouched(tmp_path, capsys):
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert before == after
     shutil.rmtree(tmp_path / "generated")
+
+
+@pytest.mark.parametrize("board, message", [
+    ("board: {uart: {rx: RB10}}", "U2RX cannot be mapped to RB10; it can use RA1, RB1, RB11, RB5, RB8"),
+    ("board: {tft: {dc: RB14}}", "RB14 is already used by board.tft.sck"),
+    ("board: {tft: {cs: RB0}}", "RB0 is already used by board.tft.dc"),
+    ("board: {tft: {sdo: RB9}}", "SDO1 cannot be mapped to RB9"),
+    ("board: {tft: {rst: RC3}}", "String should match pattern"),
+    ("board: {spi_hz: 40000000}", "less than or equal to 20000000"),
+])
+def test_board_wiring_is_checked(tmp_path, capsys, board, message):
+    (tmp_path / "spec").mkdir()
+    spec = tmp_path / "spec" / "x.yaml"
+    spec.write_text(GOOD + board + "\n")
+    assert main(["check", str(spec)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_board_wiring_reaches_the_config(tmp_path):
+    from codegen.model import build_model
+    from codegen.render import render
+    from codegen.spec_loader import load_spec
+
+    (tmp_path / "spec").mkdir()
+    spec = tmp_path / "spec" / "x.yaml"
+    spec.write_text(GOOD + "board: {tft: {sdo: RB5, dc: RA4}, uart: {rx: RB1, tx: RB9}}\n"
+                    + "display: {boid: {shape: circle, size: 4, color: '#FF0000'}}\n"
+                    .replace("display:", "display_x:") * 0)
+    cfg = render(build_model(load_spec(spec)[0], spec))["firmware/boids_config.h"]
+    for line in ("#define BOARD_TFT_SDO_PPS_REG RPB5R", "#define BOARD_TFT_DC_PORT A", "#define BOARD_TFT_DC_BIT 4",
+                 "#define BOARD_UART_RX_PPS_CODE 2u", "#define BOARD_UART_TX_PPS_REG RPB9R"):
+        assert line in cfg
