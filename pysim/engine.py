@@ -173,6 +173,20 @@ class Simulation:
         self.W.target_x, self.W.target_y, self.W.target_on = x, y, on
 
     # ---- direct state access ----
+    def add_boid(self, x, y, vx=None, vy=None) -> bool:
+        """Append one boid at (x, y) (the arithmetic's units); without a
+        velocity it flies along +x at the spawn's top speed. Its rule state
+        starts at zero. False when the flock is at the capacity."""
+        if self.count >= self.model.CAPACITY:
+            return False
+        if vx is None or vy is None:
+            vx, vy = self.A.from_raw(self._raw(self.model.SPAWN["max_speed"])), self.A.zero
+        for k, v in zip(_FIELDS, (x, y, vx, vy)):
+            self.b[k] = np.concatenate([self.b[k], np.asarray([v], dtype=self.b[k].dtype)])
+        for k in self.state_names:
+            self.b[k] = np.concatenate([self.b[k], np.zeros(1, dtype=self.b[k].dtype)])
+        return True
+
     def load_state(self, x, y, vx, vy, **state) -> None:
         """Replace the flock with these values (the arithmetic's own units:
         raw integers in fixed, pixels in float)."""

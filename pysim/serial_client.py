@@ -41,6 +41,10 @@ class BoardTimeout(BoardError):
     """No complete reply within the client's timeout."""
 
 
+class BoardLinkLost(BoardError):
+    """The port itself failed (unplugged cable, closed pty): reconnect."""
+
+
 class SpecMismatchWarning(UserWarning):
     """The board runs firmware generated from another spec than the local model."""
 
@@ -171,7 +175,7 @@ class BoardClient:
             try:
                 self._ser.write(data)
             except (OSError, serial.SerialException) as e:
-                raise BoardError(f"cannot write to the port: {e}") from e
+                raise BoardLinkLost(f"cannot write to the port: {e}") from e
             got: list[str] = []
             deadline = time.monotonic() + self.timeout
             while True:
@@ -181,7 +185,7 @@ class BoardClient:
                 except queue.Empty:
                     raise BoardTimeout(f"no reply to '{line}' within {self.timeout} s") from None
                 if isinstance(item, Exception):
-                    raise BoardError(f"port failed: {item}") from item
+                    raise BoardLinkLost(f"port failed: {item}") from item
                 if item in (line, "^U", ""):  # the board's echo of what we typed, when echo is on
                     continue
                 if item == "ok" or item.startswith("ok "):
@@ -279,7 +283,7 @@ class BoardClient:
                 except queue.Empty:
                     raise BoardTimeout(f"no reply to 'info' within {self.timeout} s") from None
                 if isinstance(item, Exception):
-                    raise BoardError(f"port failed: {item}") from item
+                    raise BoardLinkLost(f"port failed: {item}") from item
                 if item.startswith("ok info "):
                     return self._parse_info(item)
 

@@ -30,3 +30,14 @@ def test_boids_command(default_build):
     assert out[2] == "err boids: 101 outside [0, 100]"
     assert out[3] == "err boids: -1 outside [0, 100]"
     assert out[4] == "err boids: N must be a whole number"
+
+
+def test_add_boid_at_a_point(default_build):
+    model = default_build[2]
+    sim = Simulation(model, "float", seed=2, boids=3)
+    assert sim.add_boid(100.0, 50.0)
+    assert sim.count == 4 and (sim.x[-1], sim.y[-1], sim.vx[-1], sim.vy[-1]) == (100.0, 50.0, 3.0, 0.0)
+    sim.step()  # the new boid flies with the others
+    assert sim.x[-1] != 100.0
+    sim.set_count(model.CAPACITY)
+    assert not sim.add_boid(1.0, 1.0) and sim.count == model.CAPACITY

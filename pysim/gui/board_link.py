@@ -31,11 +31,9 @@ def port_names() -> list[str]:
 
 def _lost(e: Exception) -> bool:
     """An error that means the link is gone, not that the board said `err`."""
-    from pysim.serial_client import BoardError, BoardTimeout
+    from pysim.serial_client import BoardError, BoardLinkLost, BoardTimeout
 
-    if not isinstance(e, BoardError) or isinstance(e, BoardTimeout):
-        return True
-    return e.reason.startswith(("port failed", "cannot write"))
+    return not isinstance(e, BoardError) or isinstance(e, (BoardTimeout, BoardLinkLost))
 
 
 class BoardLink:
