@@ -34,3 +34,13 @@ def test_readme_cli_table_lists_every_command():
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
     assert cmds and all(f"`boidsgen {c}" in text for c in cmds), cmds
     assert cli.DEFAULT_SPEC == "spec/boids.yaml"
+
+
+def test_readme_documents_every_rule_and_spec():
+    from codegen.rules.catalog import CATALOG
+
+    text = (ROOT / "README.md").read_text()
+    for name in CATALOG:
+        assert f"| `{name}` |" in text, name
+    for spec in (ROOT / "spec").glob("*.yaml"):
+        assert f"| `{spec.name}` |" in text, spec.name
