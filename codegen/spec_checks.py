@@ -142,6 +142,11 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
 
     out.extend(_board_issues(_dict(data.get("board")), loc8))
 
+    perf = _dict(data.get("performance"))
+    if perf.get("grid") is True and data.get("update_order", "sequential") != "synchronous":
+        out.append(loc8.issue(("performance", "grid"), "a grid needs update_order: synchronous (sequential "
+                              "boids read neighbours updated earlier in the same frame, in index order)"))
+
     flock = _dict(data.get("flock"))
     size, cap = flock.get("size", 100), flock.get("capacity", 100)
     if isinstance(size, int) and isinstance(cap, int) and size > cap:

@@ -167,6 +167,17 @@ class Board(Strict):
     uart: BoardUart = BoardUart()
 
 
+class Performance(Strict):
+    """Speed options of the generated firmware (the simulator keeps its own methods)."""
+
+    grid: bool = Field(
+        False, description="spatial grid in the firmware's pair loop: each boid tests only the boids of its "
+        "own and the 8 adjacent cells (cells at least the pair box); needs update_order: synchronous")
+    grid_min_cell: int = Field(
+        16, ge=4, le=4096, description="smallest grid cell side, pixels: sizes the cell arrays at compile "
+        "time (ceil(width / this) x ceil(height / this) cells); a smaller range still uses cells this big")
+
+
 class Serial(Strict):
     baud: int = Field(115200, gt=0)
     line_max: int = Field(64, ge=16, le=255, description="longest command line accepted")
@@ -337,3 +348,4 @@ class Spec(Strict):
     scouts: Scouts | None = None
     serial: Serial = Serial()
     board: Board = Board()
+    performance: Performance = Performance()
