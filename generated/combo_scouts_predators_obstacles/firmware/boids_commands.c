@@ -39,27 +39,45 @@ static int is(word_t w, const char *lit)
     return w.n == n && memcmp(w.s, lit, n) == 0;
 }
 
-/* One reply line, built from pieces; NULL ends the list. */
-static int reply(serial_sink_t sink, int ok, const char *a, const char *b, const char *c, const char *d)
-{
+/* A reply line, built piece by piece and never longer than its buffer. */
+typedef struct {
     char buf[120];
-    size_t n = 0;
-    const char *parts[5];
-    int i;
-    parts[0] = ok ? "ok " : "err ";
-    parts[1] = a;
-    parts[2] = b;
-    parts[3] = c;
-    parts[4] = d;
-    for (i = 0; i < 5 && parts[i]; i++) {
-        size_t l = strlen(parts[i]);
-        if (n + l > sizeof buf - 2) l = sizeof buf - 2 - n;
-        memcpy(buf + n, parts[i], l);
-        n += l;
-    }
-    buf[n++] = '\n';
-    sink(buf, n);
+    size_t n;
+} line_t;
+
+static void put(line_t *l, const char *s)
+{
+    while (*s && l->n < sizeof l->buf - 1) l->buf[l->n++] = *s++;
+}
+
+static void put_fx(line_t *l, fx v)
+{
+    char t[24];
+    fxdec_format(v, t);
+    put(l, t);
+}
+
+static void put_int(line_t *l, int32_t v)
+{
+    char t[12];
+    fxdec_format_int(v, t);
+    put(l, t);
+}
+
+static int send(serial_sink_t sink, line_t *l, int ok)
+{
+    l->buf[l->n++] = '\n';
+    sink(l->buf, l->n);
     return ok;
+}
+
+/* "ok TEXT" or "err TEXT" */
+static int say(serial_sink_t sink, int ok, const char *text)
+{
+    line_t l = {{0}, 0};
+    put(&l, ok ? "ok " : "err ");
+    put(&l, text);
+    return send(sink, &l, ok);
 }
 
 static int number(word_t w, fx *out)
@@ -70,75 +88,56 @@ static int number(word_t w, fx *out)
     return 1;
 }
 
-static const char *pt(const char *label, fx x, fx y, char *buf)
-{
-    size_t n = strlen(label);
-    memcpy(buf, label, n);
-    memcpy(buf + n, "x=", 2);
-    n += 2;
-    n += fxdec_format(x, buf + n);
-    memcpy(buf + n, " y=", 3);
-    n += 3;
-    n += fxdec_format(y, buf + n);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int cmd_obstacle(word_t *w, size_t k, serial_sink_t sink)
 {
     flock_t *f = &boids_flock;
-    char a[64], b[24];
+    line_t l = {{0}, 0};
     if (k == 5 && is(w[1], "add")) {
         fx x, y, r;
         if (!number(w[2], &x) || !number(w[3], &y) || !number(w[4], &r))
-            return reply(sink, 0, "obstacle: X Y R must be decimal numbers", 0, 0, 0);
-        if (r <= 0) return reply(sink, 0, "obstacle: R must be above 0", 0, 0, 0);
-        if (f->obstacle_count >= BOIDS_OBSTACLE_CAPACITY)
-            return reply(sink, 0, "obstacle: all places in use (capacity ", (fxdec_format_int(BOIDS_OBSTACLE_CAPACITY, b), b), ")", 0);
+            return say(sink, 0, "obstacle: X Y R must be decimal numbers");
+        if (r <= 0) return say(sink, 0, "obstacle: R must be above 0");
+        if (f->obstacle_count >= BOIDS_OBSTACLE_CAPACITY) {
+            put(&l, "err obstacle: all places in use (capacity ");
+            put_int(&l, BOIDS_OBSTACLE_CAPACITY);
+            put(&l, ")");
+            return send(sink, &l, 0);
+        }
         f->obstacle[f->obstacle_count].x = x;
         f->obstacle[f->obstacle_count].y = y;
         f->obstacle[f->obstacle_count].r = r;
-        fxdec_format_int(f->obstacle_count++, b);
-        return reply(sink, 1, "obstacle=", b, 0, 0);
+        put(&l, "ok obstacle=");
+        put_int(&l, f->obstacle_count++);
+        return send(sink, &l, 1);
     }
     if (k == 3 && is(w[1], "remove")) {
         int32_t idx, j;
         if (fxdec_parse_int(w[2].s, w[2].n, &idx) != FXDEC_OK || idx < 0 || idx >= f->obstacle_count)
-            return reply(sink, 0, "obstacle: no such obstacle (try: obstacle list)", 0, 0, 0);
+            return say(sink, 0, "obstacle: no such obstacle (try: obstacle list)");
         for (j = idx; j + 1 < f->obstacle_count; j++) f->obstacle[j] = f->obstacle[j + 1];
         f->obstacle_count--;
-        fxdec_format_int(f->obstacle_count, b);
-        return reply(sink, 1, "obstacles=", b, 0, 0);
-    }
-    if (k == 2 && is(w[1], "clear")) {
+    } else if (k == 2 && is(w[1], "clear")) {
         f->obstacle_count = 0;
-        return reply(sink, 1, "obstacles=0", 0, 0, 0);
-    }
-    if (k == 2 && is(w[1], "list")) {
+    } else if (k == 2 && is(w[1], "list")) {
         int32_t j;
         for (j = 0; j < f->obstacle_count; j++) {
-            char line[96], num[12], rr[24];
-            size_t n;
-            fxdec_format_int(j, num);
-            fxdec_format(f->obstacle[j].r, rr);
-            pt("", f->obstacle[j].x, f->obstacle[j].y, a);
-            n = (size_t)(strlen("obstacle ") + strlen(num) + 1);
-            memcpy(line, "obstacle ", 9);
-            memcpy(line + 9, num, strlen(num));
-            line[n - 1] = ' ';
-            memcpy(line + n, a, strlen(a));
-            n += strlen(a);
-            memcpy(line + n, " r=", 3);
-            n += 3;
-            memcpy(line + n, rr, strlen(rr));
-            n += strlen(rr);
-            line[n++] = '\n';
-            sink(line, n);
+            line_t o = {{0}, 0};
+            put(&o, "obstacle ");
+            put_int(&o, j);
+            put(&o, " x=");
+            put_fx(&o, f->obstacle[j].x);
+            put(&o, " y=");
+            put_fx(&o, f->obstacle[j].y);
+            put(&o, " r=");
+            put_fx(&o, f->obstacle[j].r);
+            send(sink, &o, 1);
         }
-        fxdec_format_int(f->obstacle_count, b);
-        return reply(sink, 1, "obstacles=", b, 0, 0);
+    } else {
+        return say(sink, 0, "usage: obstacle add X Y R | obstacle remove K | obstacle clear | obstacle list");
     }
-    return reply(sink, 0, "usage: obstacle add X Y R | obstacle remove K | obstacle clear | obstacle list", 0, 0, 0);
+    put(&l, "ok obstacles=");
+    put_int(&l, f->obstacle_count);
+    return send(sink, &l, 1);
 }
 
 int boids_cmd_extra(const char *line, size_t len, serial_sink_t sink)

@@ -39,27 +39,39 @@ static int is(word_t w, const char *lit)
     return w.n == n && memcmp(w.s, lit, n) == 0;
 }
 
-/* One reply line, built from pieces; NULL ends the list. */
-static int reply(serial_sink_t sink, int ok, const char *a, const char *b, const char *c, const char *d)
-{
+/* A reply line, built piece by piece and never longer than its buffer. */
+typedef struct {
     char buf[120];
-    size_t n = 0;
-    const char *parts[5];
-    int i;
-    parts[0] = ok ? "ok " : "err ";
-    parts[1] = a;
-    parts[2] = b;
-    parts[3] = c;
-    parts[4] = d;
-    for (i = 0; i < 5 && parts[i]; i++) {
-        size_t l = strlen(parts[i]);
-        if (n + l > sizeof buf - 2) l = sizeof buf - 2 - n;
-        memcpy(buf + n, parts[i], l);
-        n += l;
-    }
-    buf[n++] = '\n';
-    sink(buf, n);
+    size_t n;
+} line_t;
+
+static void put(line_t *l, const char *s)
+{
+    while (*s && l->n < sizeof l->buf - 1) l->buf[l->n++] = *s++;
+}
+
+static void put_fx(line_t *l, fx v)
+{
+    char t[24];
+    fxdec_format(v, t);
+    put(l, t);
+}
+
+
+static int send(serial_sink_t sink, line_t *l, int ok)
+{
+    l->buf[l->n++] = '\n';
+    sink(l->buf, l->n);
     return ok;
+}
+
+/* "ok TEXT" or "err TEXT" */
+static int say(serial_sink_t sink, int ok, const char *text)
+{
+    line_t l = {{0}, 0};
+    put(&l, ok ? "ok " : "err ");
+    put(&l, text);
+    return send(sink, &l, ok);
 }
 
 static int number(word_t w, fx *out)
@@ -70,28 +82,13 @@ static int number(word_t w, fx *out)
     return 1;
 }
 
-static const char *pt(const char *label, fx x, fx y, char *buf)
-{
-    size_t n = strlen(label);
-    memcpy(buf, label, n);
-    memcpy(buf + n, "x=", 2);
-    n += 2;
-    n += fxdec_format(x, buf + n);
-    memcpy(buf + n, " y=", 3);
-    n += 3;
-    n += fxdec_format(y, buf + n);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int cmd_target(word_t *w, size_t k, serial_sink_t sink)
 {
     flock_t *f = &boids_flock;
-    char a[64];
+    line_t l = {{0}, 0};
     if (k == 3) {
         fx x, y;
-        if (!number(w[1], &x) || !number(w[2], &y))
-            return reply(sink, 0, "target: X Y must be decimal numbers", 0, 0, 0);
+        if (!number(w[1], &x) || !number(w[2], &y)) return say(sink, 0, "target: X Y must be decimal numbers");
         f->target_x = x;
         f->target_y = y;
         f->target_on = 1;
@@ -100,9 +97,14 @@ static int cmd_target(word_t *w, size_t k, serial_sink_t sink)
     } else if (k == 2 && is(w[1], "off")) {
         f->target_on = 0;
     } else if (k != 1) {
-        return reply(sink, 0, "usage: target X Y | target on | target off | target", 0, 0, 0);
+        return say(sink, 0, "usage: target X Y | target on | target off | target");
     }
-    return reply(sink, 1, pt("target ", f->target_x, f->target_y, a), f->target_on ? " on=1" : " on=0", 0, 0);
+    put(&l, "ok target x=");
+    put_fx(&l, f->target_x);
+    put(&l, " y=");
+    put_fx(&l, f->target_y);
+    put(&l, f->target_on ? " on=1" : " on=0");
+    return send(sink, &l, 1);
 }
 
 int boids_cmd_extra(const char *line, size_t len, serial_sink_t sink)
