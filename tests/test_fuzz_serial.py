@@ -49,3 +49,14 @@ def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_
     assert res.returncode != 0
     assert "fuzz_serial: a parameter left its range" in res.stderr or \
         "fuzz_serial: a rejected line changed parameters" in res.stderr, res.stderr[-2000:]
+
+
+@pytest.mark.parametrize("spec", ["obstacles", "vector_forces"])
+def test_fuzz_world_commands(spec):
+    """Specs with run-time state commands (obstacle ..., target ...) too."""
+    from codegen.parity import prepare
+
+    prepare(str(ROOT / "spec" / f"{spec}.yaml"))
+    res = run_fuzz(20000, 11, {"SPEC_NAME": spec})
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert re.search(r"inputs=20000 .* crashes=0", res.stdout), res.stdout

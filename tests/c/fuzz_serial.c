@@ -10,7 +10,8 @@
  * goes either byte by byte through serial_cmd_feed (as from the UART) or
  * straight to serial_cmd_exec. After every executed line the driver checks:
  *   - the reply is well formed: printable ASCII lines, each ending '\n', the
- *     last one `ok...` or `err ...`, the ones before it `param ...`;
+ *     last one `ok...` or `err ...`, the ones before it `param ...` (or
+ *     `obstacle ...` from `obstacle list`, in specs with obstacles);
  *   - the parameter table changed only if the reply is `ok NAME=V raw=R`
  *     naming the one parameter that changed, R is its new value, V prints R,
  *     and the value lies in [min, max] of a tunable parameter;
@@ -131,8 +132,9 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
         if (c == '\n') {
             lines++;
             if (i + 1 < n) {
-                if (i - start < 6 || memcmp(r + start, "param ", 6) != 0)
-                    die("a reply line before the last is not a param line", r, n);
+                if (!((i - start >= 6 && memcmp(r + start, "param ", 6) == 0) ||
+                      (i - start >= 9 && memcmp(r + start, "obstacle ", 9) == 0)))
+                    die("a reply line before the last is not a param or obstacle listing line", r, n);
                 start = i + 1;
             }
         } else if (c < 0x20 || c > 0x7E) {
@@ -168,7 +170,8 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
 
 /* ---- inputs ---- */
 static const char *const words[] = {"set", "s", "get", "list", "info", "stats", "reset", "boids", "pause",
-                                    "resume", "help", "telemetry", "echo", "on", "off"};
+                                    "resume", "help", "telemetry", "echo", "on", "off", "obstacle", "add",
+                                    "remove", "clear", "target"};
 static const char *const numbers[] = {"0", "1", "-1", "0.5", ".5", "5.", "+3", "-0", "200", "200.0000001",
                                       "199.99999", "1e3", "0.0002", "0.00021362", "0.000213", "2147483647",
                                       "-2147483648", "2147483648", "65535.99999", "65536", "-65536", "4294967295",
