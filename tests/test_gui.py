@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import DEFAULT_SPEC, ROOT, require_tool
 
-pytest.importorskip("PIL")
+import PIL  # noqa: F401  (a test dependency: missing it must fail, not skip)
 
 
 @pytest.fixture(scope="module")
@@ -406,5 +406,23 @@ def test_world_entities_drawn_and_edited(display, tmp_path):
         assert red.sum() > 20  # two predator triangles
         c.event_generate("<ButtonPress-3>", x=165 * s, y=125 * s)  # inside it: removed
         assert len(app.sim.scene().obstacles) == 0
+    finally:
+        app.close()
+
+
+def test_zero_one_int_parameter_is_a_checkbox(display):
+    from pysim.gui.controls import ToggleControl
+
+    app = make_app(ROOT / "spec" / "scouts_vga.yaml")
+    try:
+        c = app.controls.params["dynamic_bias"]
+        assert isinstance(c, ToggleControl)
+        c.check.invoke()  # tick it as a user would
+        pump(app, until=lambda: app.sim.params.raw["dynamic_bias"] == 1)
+        assert app.sim.params.raw["dynamic_bias"] == 1 and c.var.get() == 1
+        c.reset()
+        pump(app, until=lambda: app.sim.params.raw["dynamic_bias"] == 0)
+        assert c.var.get() == 0
+        assert not isinstance(app.controls.params["scout_group1"], ToggleControl)
     finally:
         app.close()

@@ -128,6 +128,50 @@ class ParamControl:
             self._quiet = False
 
 
+class ToggleControl(ParamControl):
+    """An int parameter that only takes 0 or 1 (dynamic bias on/off, ...):
+    a checkbox instead of a slider; requests and confirmations as for any
+    parameter."""
+
+    def __init__(self, parent: tk.Widget, row: int, p, key: str | None,
+                 request: Callable[[str, str], None]) -> None:
+        self.p, self.request = p, request
+        self.value_text = p.default
+        self._last_sent = None
+        tag = f"[{key}] " if key else ""
+        self.label = ttk.Label(parent, text=f"{tag}{p.name}")
+        self.label.grid(row=row, column=0, sticky="w", padx=(4, 2))
+        self.var = tk.IntVar(value=int(p.default))
+        self.check = ttk.Checkbutton(parent, variable=self.var, command=self._clicked)
+        self.check.grid(row=row, column=1, sticky="w")
+        self.entry_var = tk.StringVar(value=p.default)  # kept for a uniform interface
+        self.reset_button = ttk.Button(parent, text="\u21ba", width=2, command=self.reset)
+        self.reset_button.grid(row=row, column=4, padx=(0, 4))
+        for w in (self.label, self.check):
+            Tooltip(w, tooltip_text(p))
+
+    def _clicked(self) -> None:
+        self.request(self.name, str(self.var.get()))
+
+    def set_position(self, pos: float) -> None:
+        self.var.set(1 if pos else 0)
+        self._clicked()
+
+    def nudge(self, steps: int) -> None:
+        self.request(self.name, "1" if steps > 0 else "0")
+
+    def _show(self, text: str, entry: bool = True) -> None:
+        self.entry_var.set(text)
+        self.var.set(int(float(text)))
+
+
+def control_for(parent: tk.Widget, row: int, p, key: str | None, request) -> ParamControl:
+    """A checkbox for 0/1 int parameters, a slider for the rest."""
+    if p.type == "int" and p.min_raw == 0 and p.max_raw == 1:
+        return ToggleControl(parent, row, p, key, request)
+    return ParamControl(parent, row, p, key, request)
+
+
 @dataclass
 class Option:
     """A run-time option: a count (spinbox) or a toggle (checkbox).
@@ -193,7 +237,7 @@ class ControlsPanel(ttk.Frame):
         tunable = sorted((p for p in params if p.tunable), key=lambda p: p.id)
         ids = {v: k for k, v in KEY_IDS.items()}
         for row, p in enumerate(tunable):
-            self.params[p.name] = ParamControl(box, row, p, ids.get(p.id), request)
+            self.params[p.name] = control_for(box, row, p, ids.get(p.id), request)
         fixed = [p for p in params if not p.tunable]
         if fixed:
             fbox = ttk.LabelFrame(self, text="Fixed at build")
