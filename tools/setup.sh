@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# gcc/make: host firmware and parity tests.
-PACKAGES=(gcc make xvfb xauth libtk8.6 gcc-mipsel-linux-gnu)  # xvfb, xauth, libtk8.6: the GUI and its tests under a private X display; gcc-mipsel-linux-gnu: make m4k-check (PIC32 compile/link check)
+# gcc, make: the host firmware and the parity tests
+# gcc-multilib: the host firmware for 32-bit x86 too (make host32)
+# xvfb, xauth, libtk8.6: the GUI and its tests on a private X display
+# gcc-mipsel-linux-gnu: make m4k-check (the PIC32 compile/link check)
+PACKAGES=(gcc make gcc-multilib xvfb xauth libtk8.6 gcc-mipsel-linux-gnu)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
