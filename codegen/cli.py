@@ -6,6 +6,7 @@
   boidsgen build [SPEC]
   boidsgen sim [SPEC] --frames N --seed S [--arith fixed|float] [--boids N] [--set NAME=VALUE ...] [--trace FILE]
   boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
+  boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid]
 
 SPEC defaults to spec/boids.yaml.
 """
@@ -149,6 +150,20 @@ def cmd_parity(a) -> int:
     return rc
 
 
+def cmd_budget(a) -> int:
+    from .budget import BudgetError, run_budget
+
+    boids = a.boids or [100, 200, 500, 1000]
+    try:
+        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant,
+                       progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
+    except BudgetError as e:
+        _err(str(e))
+        return 1
+    print(b.table())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from .spec_errors import SpecError
 
@@ -200,6 +215,16 @@ def main(argv: list[str] | None = None) -> int:
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
     p.set_defaults(func=cmd_parity)
+
+    p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
+    spec_arg(p)
+    p.add_argument("--boids", type=int, nargs="+", metavar="N", help="flock sizes (default 100 200 500 1000)")
+    p.add_argument("--warmup", type=int, default=300, help="frames before the measured one (default 300)")
+    p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--cpi", type=float, default=1.5, help="cycles per instruction assumed (default 1.5)")
+    p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
+                   help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
+    p.set_defaults(func=cmd_budget)
 
     a = ap.parse_args(argv)
     try:

@@ -249,20 +249,39 @@ class Simulation:
         self._follow_counts()
         n = self.count
         if n:
-            not_self = ~np.eye(n, dtype=bool)
             idx = np.arange(n)
             if self.order == "synchronous":
-                me = SimpleNamespace(idx=idx, **self.b)
-                out = m.update(A, P, self.K, self.W, me, me, not_self)
-                self.b = {k: np.asarray(out[k], dtype=self.b[k].dtype) for k in self.b}
+                self._synchronous(P, idx)
             else:
-                self._sequential(P, idx, not_self)
+                self._sequential(P, idx, ~np.eye(n, dtype=bool))
         W = self.W
         if getattr(m, "PREDATORS", None) and len(W.px):
             W.px, W.py, W.pvx, W.pvy = m.predators_step(A, P, self.K, W, self.x, self.y)
         if getattr(m, "FOOD", None) and len(W.fx):
             W.fx, W.fy, W.fvx, W.fvy = m.food_step(A, P, self.K, W)
         self.frame += 1
+
+    # How the synchronous update finds neighbours: "auto" (cells from
+    # neighbours.DENSE_BELOW boids on, where they give the dense result
+    # exactly), "dense" (the N x N matrix) or "cells" (whenever usable).
+    pair_method = "auto"
+
+    def _synchronous(self, P, idx) -> None:
+        """Every boid reads the previous frame: one `update` over the N x N
+        pairs, or cell by cell (pysim/neighbours.py) for large flocks; the
+        two give the same result bit for bit in fixed point."""
+        from . import neighbours
+
+        m, A, n = self.model, self.A, self.count
+        box = m.pair_box(P) if hasattr(m, "pair_box") else None
+        if self.pair_method != "dense" and (self.pair_method == "cells" or n >= neighbours.DENSE_BELOW) \
+                and neighbours.usable(A, box, self.b["x"], self.b["y"], int(self.K.width), int(self.K.height)):
+            out = neighbours.step_cells(m, A, P, self.K, self.W, self.b, box, int(self.K.width),
+                                        int(self.K.height), neighbours.SPLIT)
+        else:
+            me = SimpleNamespace(idx=idx, **self.b)
+            out = m.update(A, P, self.K, self.W, me, me, ~np.eye(n, dtype=bool))
+        self.b = {k: np.asarray(out[k], dtype=self.b[k].dtype) for k in self.b}
 
     def _sequential(self, P, idx, not_self) -> None:
         """Boids update in place, in index order, each seeing the earlier ones'

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # gcc-multilib: the host firmware for 32-bit x86 too (make host32)
 # xvfb, xauth, libtk8.6: the GUI and its tests on a private X display
 # gcc-mipsel-linux-gnu: make m4k-check (the PIC32 compile/link check)
-PACKAGES=(gcc make gcc-multilib xvfb xauth libtk8.6 gcc-mipsel-linux-gnu)
+PACKAGES=(gcc make gcc-multilib xvfb xauth libtk8.6 gcc-mipsel-linux-gnu qemu-user)  # qemu-user: boidsgen budget runs one frame under qemu-mipsel
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,313 @@
+"""`boidsgen budget`: how many boids a spec's firmware can hold on a
+PIC32MX250 at its frame rate, measured rather than guessed.
+
+For each flock size N and each variant (the spec as written, and the
+spatial grid: synchronous order with performance.grid on):
+
+1. warm up: the host build of the generated flock code runs N boids for
+   `warmup` frames (a realistic, clustered flock, not a fresh spawn) and
+   writes the whole state (flock_t, rng_t, parameters: 32-bit fields only,
+   the same layout on x86-64 and mipsel) to a file; it also counts the SPI
+   bytes one frame's erase + draw sends to the ILI9340 (platform_host.c);
+2. the same flock code, cross-compiled with mipsel-linux-gnu-gcc -march=m4k
+   at -O1 (what XC32's free edition allows) and -O2, freestanding (our own
+   startup, exit syscall; no libc: Debian's libc6-dev-mipsel-cross is not
+   needed), loads that state and runs ONE boids_step between two marker
+   calls under qemu-mipsel -d in_asm,exec,nochain; instructions = the sum
+   over executed translation blocks, between the markers, of the block's
+   instruction count. The image also checks its result against the host's.
+3. cycles = instructions x CPI (assumed, --cpi, default 1.5: the M4K is a
+   single-issue 5-stage pipeline at CPI ~1, plus flash wait states at
+   40 MHz, MDU stalls on 32x32 multiplies and load-use stalls);
+   SPI time = bytes x 8 / spi_hz (drawing blocks on the SPI in the lab's
+   driver, so it adds to the frame); frame = cycles / f_cpu + SPI time.
+4. RAM per boid: the whole board image (m4k-check) linked at two capacities.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .render import RUNTIME_DIR, render, write
+
+BUDGET_DIR = RUNTIME_DIR / "budget"
+MIPS_CC = "mipsel-linux-gnu-gcc"
+QEMU = "qemu-mipsel"
+CFLAGS_STRICT = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
+F_CPU = 40_000_000
+RAM_MAX = 32 * 1024
+
+
+class BudgetError(RuntimeError):
+    pass
+
+
+def spec_variant(spec, capacity: int | None = None, order: str | None = None, grid: bool | None = None,
+                 size: int | None = None):
+    """A copy of a validated spec with a larger capacity, another update
+    order or the grid switched on or off."""
+    upd: dict = {}
+    fl = {}
+    if capacity is not None:
+        fl["capacity"] = capacity
+    if size is not None:
+        fl["size"] = size
+    if fl:
+        upd["flock"] = spec.flock.model_copy(update=fl)
+    if order is not None:
+        upd["update_order"] = order
+    if grid is not None:
+        upd["performance"] = spec.performance.model_copy(update={"grid": grid})
+    return spec.model_copy(update=upd)
+
+
+def render_variant(spec, spec_path: str, outdir: Path):
+    """Render a (variant) spec into outdir; returns the GenModel."""
+    from .model import build_model
+
+    m = build_model(spec, spec_path)
+    write(render(m), Path(outdir))
+    return m
+
+
+# ---------------------------------------------------------------- tools
+
+def missing_tools() -> list[str]:
+    return [t for t in ("gcc", MIPS_CC, QEMU) if shutil.which(t) is None]
+
+
+def _run(cmd, **kw) -> subprocess.CompletedProcess:
+    res = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    if res.returncode != 0:
+        raise BudgetError(f"{' '.join(str(c) for c in cmd)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
+    return res
+
+
+def build_host_driver(fw: Path, out: Path) -> Path:
+    """The warm-up / SPI-counting driver, natively, over the generated flock."""
+    src = [BUDGET_DIR / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
+           RUNTIME_DIR / "platform_host.c", RUNTIME_DIR / "draw.c", RUNTIME_DIR / "font5x7.c",
+           RUNTIME_DIR / "tft_ili9340.c", RUNTIME_DIR / "host_image.c"]
+    _run(["gcc", *CFLAGS_STRICT, "-O2", f"-I{fw}", f"-I{RUNTIME_DIR}", *src, "-o", out])
+    return out
+
+
+def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path) -> Path:
+    """The one-frame image for qemu-mipsel: -march=m4k, freestanding."""
+    inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
+    arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
+    cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "m4k_check" / "include"),
+                     *CFLAGS_STRICT, opt, f"-I{fw}", f"-I{RUNTIME_DIR}"]
+    libgcc = _run([MIPS_CC, *arch, "-print-libgcc-file-name"]).stdout.strip()
+    blob = out.with_suffix(".state.S")
+    blob.write_text(f'    .section .rodata\n    .balign 4\n    .globl budget_state\nbudget_state:\n'
+                    f'    .incbin "{state}"\n    .globl budget_state_end\nbudget_state_end:\n')
+    _run([MIPS_CC, *cflags, "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld",
+          "-Wl,--build-id=none", BUDGET_DIR / "start.S", blob, BUDGET_DIR / "budget_m4k.c",
+          BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", libgcc, "-o", out])
+    return out
+
+
+_TB_HEAD = re.compile(r"^IN:")
+_INSN = re.compile(r"^0x([0-9a-f]+):\s")
+_EXEC = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
+
+
+def count_instructions(log: Path, mark: int) -> int:
+    """Instructions executed between the two executions of the block at
+    `mark` (budget_mark), from a qemu -d in_asm,exec,nochain log."""
+    size: dict[int, int] = {}
+    cur_pc, cur_n = None, 0
+    counting, marks, total = False, 0, 0
+    with open(log, "r", errors="replace") as fh:
+        for line in fh:
+            if line.startswith("Trace"):
+                mt = _EXEC.match(line)
+                if not mt:
+                    continue
+                pc = int(mt.group(1), 16)
+                if pc == mark:
+                    marks += 1
+                    counting = marks == 1
+                    if marks == 2:
+                        break
+                    continue
+                if counting:
+                    total += size[pc]
+            elif line.startswith("IN:"):
+                cur_pc, cur_n = None, 0
+            elif line.startswith("0x"):
+                mi = _INSN.match(line)
+                if mi:
+                    a = int(mi.group(1), 16)
+                    if cur_pc is None:
+                        cur_pc = a
+                    cur_n += 1
+                    size[cur_pc] = cur_n
+    if marks < 2:
+        raise BudgetError(f"{log}: the frame's markers were not both executed ({marks})")
+    return total
+
+
+def symbol_address(elf: Path, name: str) -> int:
+    out = _run(["mipsel-linux-gnu-nm", elf]).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == name:
+            return int(parts[0], 16)
+    raise BudgetError(f"{elf}: no symbol {name}")
+
+
+def run_frame_under_qemu(elf: Path, workdir: Path) -> int:
+    """Run the image; return the instructions of its one boids_step."""
+    log = workdir / (elf.name + ".qemu.log")
+    res = subprocess.run([QEMU, "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)],
+                         capture_output=True, text=True, timeout=3600)
+    if res.returncode != 0:
+        raise BudgetError(f"{elf} under {QEMU} exited {res.returncode} (1: its frame differs from the "
+                          f"host's):\n{res.stdout}{res.stderr}")
+    try:
+        return count_instructions(log, symbol_address(elf, "budget_mark"))
+    finally:
+        log.unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------- RAM
+
+def ram_per_boid(spec, spec_path: str, workdir: Path) -> tuple[float, int]:
+    """(bytes per boid, bytes independent of N) of the whole board image
+    (make m4k-check: firmware + PIC32 layer + 1 KB stack), from two
+    capacities."""
+    from .build import make
+
+    sizes = []
+    for cap in (64, 128):
+        sp = spec_variant(spec, capacity=cap, size=min(spec.flock.size, cap))
+        out = workdir / f"ram{cap}"
+        render_variant(sp, spec_path, out)
+        res = make(out / "firmware", "m4k-check", out / "build")
+        mt = re.search(r"RAM (\d+) / \d+ bytes", res.stdout)
+        if not mt:
+            raise BudgetError(f"m4k-check printed no RAM size:\n{res.stdout}")
+        sizes.append(int(mt.group(1)))
+    per = (sizes[1] - sizes[0]) / 64
+    return per, int(round(sizes[0] - per * 64))
+
+
+# ---------------------------------------------------------------- the table
+
+@dataclass
+class Row:
+    variant: str
+    n: int
+    insns: dict = field(default_factory=dict)  # opt -> instructions of one boids_step
+    spi_bytes: int = 0
+
+
+@dataclass
+class Budget:
+    spec_name: str
+    spi_hz: int
+    fps: int
+    cpi: float
+    f_cpu: int
+    rows: list
+    ram: dict  # variant -> (per boid, fixed)
+    warmup: int
+
+    def frame_ms(self, row: Row, opt: str) -> float:
+        return (row.insns[opt] * self.cpi / self.f_cpu + row.spi_bytes * 8 / self.spi_hz) * 1000
+
+    def fits(self, variant: str, opt: str) -> str:
+        """Largest N that fits the frame period: the measured N, or between
+        two measured N by linear interpolation of the frame time."""
+        period = 1000 / self.fps
+        pts = sorted((r.n, self.frame_ms(r, opt)) for r in self.rows if r.variant == variant)
+        best = None
+        for (n0, t0), (n1, t1) in zip(pts, pts[1:]):
+            if t0 <= period < t1:
+                best = int(n0 + (period - t0) * (n1 - n0) / (t1 - t0))
+        if best is not None:
+            return f"~{best}"
+        if pts and pts[-1][1] <= period:
+            return f">= {pts[-1][0]} (all measured N fit)"
+        if pts and pts[0][1] > period:
+            return f"< {pts[0][0]}"
+        return "?"
+
+    def table(self) -> str:
+        period = 1000 / self.fps
+        out = [f"budget: spec '{self.spec_name}' on a PIC32MX250 at {self.f_cpu / 1e6:.0f} MHz, "
+               f"{self.fps} fps ({period:.2f} ms, {self.f_cpu // self.fps:,} cycles a frame); "
+               f"CPI {self.cpi} assumed; SPI {self.spi_hz / 1e6:g} MHz; flock after {self.warmup} warm-up frames",
+               "",
+               "| variant | N | instructions -O1 | -O2 | cycles -O1 | update ms -O1 | SPI bytes | SPI ms "
+               "| frame ms -O1 | frame ms -O2 | fits 30 fps (-O1) |",
+               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: |"]
+        for r in self.rows:
+            o1, o2 = r.insns.get("-O1"), r.insns.get("-O2")
+            cyc = o1 * self.cpi
+            spi_ms = r.spi_bytes * 8 / self.spi_hz * 1000
+            f1 = self.frame_ms(r, "-O1")
+            f2 = self.frame_ms(r, "-O2") if o2 is not None else float("nan")
+            out.append(f"| {r.variant} | {r.n} | {o1:,} | {o2:,} | {cyc:,.0f} | {cyc / self.f_cpu * 1000:.2f} "
+                       f"| {r.spi_bytes:,} | {spi_ms:.2f} | {f1:.2f} | {f2:.2f} | {'yes' if f1 <= period else 'no'} |")
+        out.append("")
+        for v in dict.fromkeys(r.variant for r in self.rows):
+            per, fixed = self.ram[v]
+            ram_n = int((RAM_MAX - fixed) // per) if per > 0 else 0
+            out.append(f"{v}: largest N at {self.fps} fps: {self.fits(v, '-O1')} at -O1, {self.fits(v, '-O2')} at -O2; "
+                       f"RAM {per:g} B per boid + {fixed:,} B (image, 1 KB stack) -> at most {ram_n} boids in 32 KB")
+        return "\n".join(out)
+
+
+def variants_for(spec, which: str) -> list[tuple[str, dict]]:
+    """The variants to measure: the spec as written ('brute' or 'grid' as it
+    says) and the grid (synchronous + performance.grid)."""
+    own = "grid" if spec.performance.grid else f"brute ({spec.update_order})"
+    vs = [(own, {})]
+    if which in ("both", "grid") and not spec.performance.grid:
+        vs.append(("grid (synchronous)", {"order": "synchronous", "grid": True}))
+    if which == "grid":
+        vs = vs[1:] or vs
+    return vs
+
+
+def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | None = None, cpi: float = 1.5,
+               which: str = "both", opts=("-O1", "-O2"), progress=None) -> Budget:
+    from .spec_loader import load_spec
+
+    miss = missing_tools()
+    if miss:
+        raise BudgetError(f"missing tools: {', '.join(miss)} (bash tools/setup.sh installs them: "
+                          f"apt-get install gcc gcc-mipsel-linux-gnu qemu-user)")
+    spec, _ = load_spec(spec_path)
+    seed = spec.seed if seed is None else seed
+    cap = max(max(boids), 1)
+    rows, ram = [], {}
+    with tempfile.TemporaryDirectory(prefix="boids-budget-") as tmp:
+        tmp = Path(tmp)
+        for vname, kw in variants_for(spec, which):
+            sp = spec_variant(spec, capacity=max(cap, spec.flock.capacity), **kw)
+            vdir = tmp / re.sub(r"\W+", "_", vname)
+            render_variant(sp, spec_path, vdir)
+            fw = vdir / "firmware"
+            host = build_host_driver(fw, vdir / "budget_host")
+            ram[vname] = ram_per_boid(spec_variant(spec, **kw), spec_path, vdir)
+            for n in boids:
+                state = vdir / f"state_{n}.bin"
+                res = _run([host, str(n), str(warmup), str(seed), state])
+                spi = int(re.search(r"spi_bytes=(\d+)", res.stdout).group(1))
+                row = Row(vname, n, spi_bytes=spi)
+                for opt in opts:
+                    elf = build_m4k_driver(fw, state, opt, vdir / f"frame_{n}{opt}.elf")
+                    row.insns[opt] = run_frame_under_qemu(elf, vdir)
+                rows.append(row)
+                if progress:
+                    progress(row)
+    return Budget(spec.name, spec.board.spi_hz, spec.frame_rate, cpi, F_CPU, rows, ram, warmup)

@@ -1,0 +1,42 @@
+/* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/budget.py):
+ * a freestanding image for qemu-mipsel that loads the warmed-up state
+ * (linked in by .incbin) and runs exactly one boids_step between two calls
+ * of budget_mark, whose executions bracket the instructions counted.
+ * Exit status: 0 when the frame equals the host's, 1 when it does not,
+ * 2 when the state file does not match this build. */
+#include <string.h>
+
+#include "boids_flock.h"
+#include "budget_state.h"
+
+extern const unsigned char budget_state[];
+
+static flock_t flock;
+
+__attribute__((noinline)) void budget_mark(int k);
+__attribute__((noinline)) void budget_mark(int k)
+{
+    __asm__ volatile("" : : "r"(k) : "memory");
+}
+
+int main(void);
+int main(void)
+{
+    budget_header_t h;
+    rng_t rng;
+    const unsigned char *p = budget_state;
+    memcpy(&h, p, sizeof h);
+    if (h.magic != BUDGET_MAGIC || h.flock_size != sizeof(flock_t) || h.rng_size != sizeof(rng_t)
+        || h.params_size != sizeof(boids_params_t))
+        return 2;
+    p += sizeof h;
+    memcpy(&flock, p, sizeof flock);
+    p += sizeof flock;
+    memcpy(&rng, p, sizeof rng);
+    p += sizeof rng;
+    memcpy(&boids_params, p, sizeof boids_params);
+    budget_mark(0);
+    boids_step(&flock, &rng);
+    budget_mark(1);
+    return budget_hash(&flock, (uint32_t)sizeof flock) == h.after_hash ? 0 : 1;
+}
