@@ -101,6 +101,20 @@ class RuleInfo:
 
 
 @dataclass(frozen=True)
+class EntityRule:
+    """A rule template applied to something other than a boid (the predators'
+    edges and speed limits): the same `c`/`py` interface as RuleInfo."""
+
+    refs: dict
+
+    def c(self, role: str) -> str:
+        return f"P->{self.refs[role]}"
+
+    def py(self, role: str) -> str:
+        return f"P.{self.refs[role]}"
+
+
+@dataclass(frozen=True)
 class GenModel:
     spec: Spec
     source: str
@@ -175,6 +189,26 @@ class GenModel:
         c = self.spec.display.boid.color
         r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
         return ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3)
+
+    @property
+    def predator_rules(self):
+        """The edges and speed_limit rules as the predators use them."""
+        from types import SimpleNamespace
+
+        pr = self.spec.predators
+        return SimpleNamespace(
+            edges=EntityRule({"left": pr.left, "right": pr.right, "top": pr.top, "bottom": pr.bottom,
+                              "factor": pr.turn_factor}),
+            speed_limit=EntityRule({"min": pr.min_speed, "max": pr.max_speed}))
+
+    @property
+    def template_rules(self) -> list[str]:
+        """Every rule whose templates this spec renders (its own, plus the
+        ones its predators borrow)."""
+        names = {r.name for r in self.rules}
+        if self.spec.predators:
+            names |= {"edges", "speed_limit"}
+        return sorted(names)
 
     @property
     def magnitude(self) -> str:

@@ -28,7 +28,7 @@ def _env() -> Environment:
 def render(m: GenModel) -> dict[str, str]:
     """Relative path -> file text, for every generated file."""
     env = _env()
-    names = sorted({r.name for r in m.rules})
+    names = m.template_rules
     rule_c = {n: env.get_template(f"rules/{n}/rule.c.j2").module for n in names}
     rule_py = {n: env.get_template(f"rules/{n}/rule.py.j2").module for n in names}
     ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py)

@@ -128,16 +128,8 @@ def fx_amb(x, y, alpha, beta, frac_bits: int):
     return fx_add(fx_mul(alpha, hi, frac_bits), fx_mul(beta, lo, frac_bits))
 
 
-def fx_acc_mean(total, n):
-    """Mean of a 64-bit neighbour sum, truncating toward zero, wrapped to 32 bits."""
-    return fx_idiv_wide(total, n)
-
-
-def fx_idiv_wide(a, n):
-    a = np.asarray(a, dtype=I64)
-    n = np.asarray(n, dtype=I64)
-    safe = np.where(n == 0, 1, n)
-    return fx_wrap(np.where(n == 0, 0, _trunc_div(a, safe)))
+# Mean of a 64-bit neighbour sum: the same truncating division, wrapped.
+fx_acc_mean = fx_idiv
 
 
 def fx_acc_fx(total):

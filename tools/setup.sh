@@ -6,10 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # gcc, make: the host firmware and the parity tests
-# gcc-multilib: the host firmware for 32-bit x86 too (make host32)
+# (not gcc-multilib: Debian makes it conflict with the cross compilers)
 # xvfb, xauth, libtk8.6: the GUI and its tests on a private X display
 # gcc-mipsel-linux-gnu: make m4k-check (the PIC32 compile/link check)
-PACKAGES=(gcc make gcc-multilib xvfb xauth libtk8.6 gcc-mipsel-linux-gnu qemu-user)  # qemu-user: boidsgen budget runs one frame under qemu-mipsel
+# libc6-dev-mipsel-cross, qemu-user: the firmware as a MIPS Linux program under
+#   qemu-mipsel (make host-mipsel; boidsgen budget)
+PACKAGES=(gcc make xvfb xauth libtk8.6 gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -295,10 +295,12 @@ def predators_step(A, P, K, W, bx, by):
     """Twin of predators_step in boids_flock.c: hunt (if any), edges, speed limits, move."""
     px, py, pvx, pvy = W.px, W.py, W.pvx, W.pvy
     vx, vy = pvx, pvy
-    vy = A.where(py < P.margin, A.add(vy, P.turn_factor), vy)
-    vx = A.where(px > A.sub(K.width, P.margin), A.sub(vx, P.turn_factor), vx)
-    vx = A.where(px < P.margin, A.add(vx, P.turn_factor), vx)
-    vy = A.where(py > A.sub(K.height, P.margin), A.sub(vy, P.turn_factor), vy)
+    # the boids' own edges and speed_limit rules, with the predators' parameters
+    x, y = px, py
+    vy = A.where(y < P.margin, A.add(vy, P.turn_factor), vy)
+    vx = A.where(x > A.sub(K.width, P.margin), A.sub(vx, P.turn_factor), vx)
+    vx = A.where(x < P.margin, A.add(vx, P.turn_factor), vx)
+    vy = A.where(y > A.sub(K.height, P.margin), A.sub(vy, P.turn_factor), vy)
     speed = A.mag(vx, vy)
     slow = speed < P.min_speed
     stopped = slow & (speed == 0)

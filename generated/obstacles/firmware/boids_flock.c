@@ -66,7 +66,8 @@ static void predators_step(flock_t *f)
     int32_t k;
     for (k = 0; k < f->predator_count; k++) {
         mover_t *p = &f->predator[k];
-        fx vx = p->vx, vy = p->vy, speed;
+        const fx x = p->x, y = p->y;
+        fx vx = p->vx, vy = p->vy;
         {
             const fx range = P->hunt_range;
             const uint64_t range2 = fx_sq64(range);
@@ -86,23 +87,26 @@ static void predators_step(flock_t *f)
                 vy = fx_add(vy, fx_mul(fx_acc_mean(sy, seen), P->hunt_factor));
             }
         }
-        if (p->y < P->edge_margin) vy = fx_add(vy, P->edge_turn);
-        if (p->x > fx_sub(BOIDS_WIDTH_FX, P->edge_margin)) vx = fx_sub(vx, P->edge_turn);
-        if (p->x < P->edge_margin) vx = fx_add(vx, P->edge_turn);
-        if (p->y > fx_sub(BOIDS_HEIGHT_FX, P->edge_margin)) vy = fx_sub(vy, P->edge_turn);
-        speed = BOIDS_MAG(vx, vy);
-        if (speed < P->predator_speed_min) {
-            if (speed == 0) {
-                vx = P->predator_speed_min;
-                vy = 0;
-            } else {
-                vx = fx_mul(fx_div(vx, speed), P->predator_speed_min);
-                vy = fx_mul(fx_div(vy, speed), P->predator_speed_min);
+        /* the boids' own edges and speed_limit rules, with the predators' parameters */
+        if (y < P->edge_margin) vy = fx_add(vy, P->edge_turn);
+        if (x > fx_sub(BOIDS_WIDTH_FX, P->edge_margin)) vx = fx_sub(vx, P->edge_turn);
+        if (x < P->edge_margin) vx = fx_add(vx, P->edge_turn);
+        if (y > fx_sub(BOIDS_HEIGHT_FX, P->edge_margin)) vy = fx_sub(vy, P->edge_turn);
+        {
+            const fx speed = BOIDS_MAG(vx, vy);
+            if (speed < P->predator_speed_min) {
+                if (speed == 0) {
+                    vx = P->predator_speed_min;
+                    vy = 0;
+                } else {
+                    vx = fx_mul(fx_div(vx, speed), P->predator_speed_min);
+                    vy = fx_mul(fx_div(vy, speed), P->predator_speed_min);
+                }
             }
-        }
-        if (speed > P->predator_speed_max) {
-            vx = fx_mul(fx_div(vx, speed), P->predator_speed_max);
-            vy = fx_mul(fx_div(vy, speed), P->predator_speed_max);
+            if (speed > P->predator_speed_max) {
+                vx = fx_mul(fx_div(vx, speed), P->predator_speed_max);
+                vy = fx_mul(fx_div(vy, speed), P->predator_speed_max);
+            }
         }
         p->vx = vx;
         p->vy = vy;

@@ -277,10 +277,12 @@ def predators_step(A, P, K, W, bx, by):
     seen = inside.sum(axis=1)
     vx = A.where(found, A.add(vx, A.mul(A.acc_mean(A.acc_sum(hx, inside), seen), P.hunt_factor)), vx)
     vy = A.where(found, A.add(vy, A.mul(A.acc_mean(A.acc_sum(hy, inside), seen), P.hunt_factor)), vy)
-    vy = A.where(py < P.edge_margin, A.add(vy, P.edge_turn), vy)
-    vx = A.where(px > A.sub(K.width, P.edge_margin), A.sub(vx, P.edge_turn), vx)
-    vx = A.where(px < P.edge_margin, A.add(vx, P.edge_turn), vx)
-    vy = A.where(py > A.sub(K.height, P.edge_margin), A.sub(vy, P.edge_turn), vy)
+    # the boids' own edges and speed_limit rules, with the predators' parameters
+    x, y = px, py
+    vy = A.where(y < P.edge_margin, A.add(vy, P.edge_turn), vy)
+    vx = A.where(x > A.sub(K.width, P.edge_margin), A.sub(vx, P.edge_turn), vx)
+    vx = A.where(x < P.edge_margin, A.add(vx, P.edge_turn), vx)
+    vy = A.where(y > A.sub(K.height, P.edge_margin), A.sub(vy, P.edge_turn), vy)
     speed = A.mag(vx, vy)
     slow = speed < P.predator_speed_min
     stopped = slow & (speed == 0)

@@ -65,24 +65,28 @@ static void predators_step(flock_t *f)
     int32_t k;
     for (k = 0; k < f->predator_count; k++) {
         mover_t *p = &f->predator[k];
-        fx vx = p->vx, vy = p->vy, speed;
-        if (p->y < P->margin) vy = fx_add(vy, P->turn_factor);
-        if (p->x > fx_sub(BOIDS_WIDTH_FX, P->margin)) vx = fx_sub(vx, P->turn_factor);
-        if (p->x < P->margin) vx = fx_add(vx, P->turn_factor);
-        if (p->y > fx_sub(BOIDS_HEIGHT_FX, P->margin)) vy = fx_sub(vy, P->turn_factor);
-        speed = BOIDS_MAG(vx, vy);
-        if (speed < P->predator_min_speed) {
-            if (speed == 0) {
-                vx = P->predator_min_speed;
-                vy = 0;
-            } else {
-                vx = fx_mul(fx_div(vx, speed), P->predator_min_speed);
-                vy = fx_mul(fx_div(vy, speed), P->predator_min_speed);
+        const fx x = p->x, y = p->y;
+        fx vx = p->vx, vy = p->vy;
+        /* the boids' own edges and speed_limit rules, with the predators' parameters */
+        if (y < P->margin) vy = fx_add(vy, P->turn_factor);
+        if (x > fx_sub(BOIDS_WIDTH_FX, P->margin)) vx = fx_sub(vx, P->turn_factor);
+        if (x < P->margin) vx = fx_add(vx, P->turn_factor);
+        if (y > fx_sub(BOIDS_HEIGHT_FX, P->margin)) vy = fx_sub(vy, P->turn_factor);
+        {
+            const fx speed = BOIDS_MAG(vx, vy);
+            if (speed < P->predator_min_speed) {
+                if (speed == 0) {
+                    vx = P->predator_min_speed;
+                    vy = 0;
+                } else {
+                    vx = fx_mul(fx_div(vx, speed), P->predator_min_speed);
+                    vy = fx_mul(fx_div(vy, speed), P->predator_min_speed);
+                }
             }
-        }
-        if (speed > P->predator_max_speed) {
-            vx = fx_mul(fx_div(vx, speed), P->predator_max_speed);
-            vy = fx_mul(fx_div(vy, speed), P->predator_max_speed);
+            if (speed > P->predator_max_speed) {
+                vx = fx_mul(fx_div(vx, speed), P->predator_max_speed);
+                vy = fx_mul(fx_div(vy, speed), P->predator_max_speed);
+            }
         }
         p->vx = vx;
         p->vy = vy;
