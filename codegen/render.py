@@ -25,13 +25,21 @@ def _env() -> Environment:
     )
 
 
-def render(m: GenModel) -> dict[str, str]:
-    """Relative path -> file text, for every generated file."""
+DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmware/
+
+
+def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
+    """Relative path -> file text, for every generated file. With outdir, the
+    Makefile finds firmware_runtime/ relative to it (so `generate -o` output
+    builds where it lands); the default layout gives the same text."""
     env = _env()
     names = m.template_rules
     rule_c = {n: env.get_template(f"rules/{n}/rule.c.j2").module for n in names}
     rule_py = {n: env.get_template(f"rules/{n}/rule.py.j2").module for n in names}
-    ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py)
+    runtime_rel = DEFAULT_RUNTIME_REL
+    if outdir is not None:
+        runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
+    ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py, runtime_rel=runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
