@@ -5,6 +5,8 @@
   boidsgen schema
   boidsgen build [SPEC]
   boidsgen sim [SPEC] --frames N --seed S [--arith fixed|float] [--boids N] [--set NAME=VALUE ...] [--trace FILE]
+               [--check-overflow]
+  boidsgen compare [SPEC] [--frames N] [--every K] [--seed S] [--boids N] [--plot FILE.png]
   boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
   boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid]
 
@@ -40,8 +42,9 @@ def cmd_generate(a) -> int:
 
     m = _load(a.spec)
     out = Path(a.output) if a.output else output_dir(a.spec, m.name)
-    files = render(m)
-    if a.check:
+    files = render(m, out)
+    if not a.check:
+        _range_gate(a.spec, m)  # a spec that can overflow is not written
         bad = differing(files, out)
         if bad:
             print(f"{out}: {len(bad)} file(s) differ from a fresh render of {a.spec}:")
@@ -58,14 +61,43 @@ def cmd_generate(a) -> int:
     return 0
 
 
+def _range_gate(spec_path: str, m) -> None:
+    """Raise SpecError (every overflow, at the parameter to narrow) if the range analysis fails."""
+    from .range_check import analyse, error_issues
+    from .spec_errors import SpecError
+    from .spec_loader import load_spec
+
+    rep = analyse(m)
+    if not rep.ok:
+        _, loc = load_spec(spec_path)
+        raise SpecError(error_issues(rep, spec_path, loc))
+    print(f"range analysis: {len(rep.sites)} expressions within 32 bits "
+          f"({sum(1 for s in rep.sites if s.kind != '32')} in 64 bits); details: boidsgen check {spec_path}")
+
+
 def cmd_check(a) -> int:
-    from .quant_report import report_lines, worst
+    from .quant_report import report_lines, worst, zeros
+    from .range_check import analyse, error_issues
+    from .range_check import report_lines as range_lines
+    from .spec_loader import load_spec
 
     m = _load(a.spec)
     print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
           f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
     for line in report_lines(m):
         print(line)
+    for q in zeros(m):
+        print(f"warning: {q.name}.{q.field} = {q.text} quantizes to 0 in {m.spec.fixed_point.format}: "
+              f"it has no effect at that value", file=sys.stderr)
+    rep = analyse(m)
+    print()
+    for line in range_lines(rep):
+        print(line)
+    if not rep.ok:
+        _, loc = load_spec(a.spec)
+        for issue in error_issues(rep, a.spec, loc):
+            print(f"error: {issue}", file=sys.stderr)
+        return 1
     bad = worst(m, a.max_quant_error)
     for q in bad:
         level = "error" if a.strict else "warning"
@@ -110,7 +142,15 @@ def cmd_sim(a) -> int:
     model = load_generated_model(a.spec, m)
     from pysim.engine import Simulation
 
+    if a.check_overflow and a.arith != "fixed":
+        _err("--check-overflow checks the fixed-point arithmetic (drop --arith float)")
+        return 2
     sim = Simulation(model, a.arith, seed=a.seed, order=a.order, boids=a.boids)
+    if a.check_overflow:
+        from pysim.checked_arith import checked_arith_for
+
+        sim.A = checked_arith_for(model)
+        sim.A.frame_of = lambda: sim.frame
     try:
         for k, v in _sets(a.set):
             sim.params.set(k, v)
@@ -120,19 +160,58 @@ def cmd_sim(a) -> int:
     sim.reset(a.seed, a.boids)
     if a.trace:
         out = sys.stdout if a.trace == "-" else open(a.trace, "w", encoding="utf-8")
+        from pysim.checked_arith import OverflowFound
+
         try:
             trace.write_run(sim, a.frames, out)
+        except OverflowFound as e:
+            _err(str(e))
+            return 1
         finally:
             if out is not sys.stdout:
                 out.close()
     else:
         import time
 
+        from pysim.checked_arith import OverflowFound
+
         t0 = time.perf_counter()
-        sim.run(a.frames)
+        try:
+            sim.run(a.frames)
+        except OverflowFound as e:
+            _err(str(e))
+            return 1
         dt = time.perf_counter() - t0
+        if a.check_overflow:
+            print(f"check-overflow: {a.frames} frames x {sim.count} boids, every value within 32 bits")
         print(f"sim: {a.frames} frames x {sim.count} boids ({a.arith}, {sim.order}) in {dt:.2f} s "
               f"({dt / max(a.frames, 1) * 1000:.2f} ms/frame)")
+    return 0
+
+
+def cmd_compare(a) -> int:
+    from .compare import plot, quant_warnings, run_compare, table_lines
+    from .project import load_generated_model
+
+    m = _load(a.spec)
+    model = load_generated_model(a.spec, m)
+    if a.frames < 1 or a.every < 1:
+        _err("--frames and --every must be at least 1")
+        return 2
+    rows = run_compare(m, model, frames=a.frames, every=a.every, seed=a.seed, boids=a.boids)
+    print(f"compare '{m.name}': fixed ({m.spec.fixed_point.format}) vs float from the same spawn "
+          f"(seed {model.SEED if a.seed is None else a.seed}); fx = fixed, fl = float, |dp| |dv| = mean distance "
+          f"between the same boid in both")
+    for line in table_lines(rows):
+        print(line)
+    for w in quant_warnings(m, a.max_quant_error):
+        print(w, file=sys.stderr)
+    path = a.plot or f"build/{m.name}/compare.png"
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    if plot(rows, path, f"{m.name}: fixed vs float") is None:
+        print("plot: skipped, it needs matplotlib: pip install -e .[plot]")
+    else:
+        print(f"plot: {path}")
     return 0
 
 
@@ -206,7 +285,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--arith", choices=["fixed", "float"], default="fixed")
     p.add_argument("--order", choices=["sequential", "synchronous"], default=None)
     p.add_argument("--trace", help="write the trace here ('-' for stdout)")
+    p.add_argument("--check-overflow", action="store_true",
+                   help="shadow every fixed-point value in 64 bits; fail on the first outside 32 bits")
     p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("compare", help="fixed-point vs float flock from the same spawn: metrics and divergence")
+    spec_arg(p)
+    p.add_argument("--frames", type=int, default=300)
+    p.add_argument("--every", type=int, default=30, help="a table row every K frames (default 30)")
+    p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--boids", type=int, default=None, help="flock size (default: the spec's)")
+    p.add_argument("--plot", metavar="FILE.png", help="plot here (default build/<name>/compare.png)")
+    p.add_argument("--max-quant-error", type=float, default=5.0, metavar="PCT",
+                   help="warn when a constant's quantization error exceeds PCT percent (default 5)")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("parity", help="run the host firmware and the simulator; compare bit for bit")
     spec_arg(p)

@@ -17,3 +17,8 @@ def report_lines(m: GenModel) -> list[str]:
 def worst(m: GenModel, threshold_pct: float) -> list:
     """Rows whose relative error exceeds threshold_pct percent."""
     return [q for q in m.quant if abs(q.rel_error) * 100 > threshold_pct]
+
+
+def zeros(m: GenModel) -> list:
+    """Rows whose nonzero value quantizes to raw 0: the constant vanishes in fixed point."""
+    return [q for q in m.quant if q.raw == 0 and q.rel_error != 0]
