@@ -1,0 +1,70 @@
+"""`boidsgen budget`: the qemu log arithmetic, the table's interpolation,
+and one real run (cross-compiled m4k frame under qemu-mipsel)."""
+from __future__ import annotations
+
+import re
+
+from codegen.budget import Budget, Row, count_instructions
+from codegen.cli import main
+
+from .conftest import DEFAULT_SPEC, require_tool
+
+LOG = """\
+IN: budget_mark
+0x00400100:  jr ra
+0x00400104:  nop
+
+IN: boids_step
+0x00400200:  addiu sp,sp,-8
+0x00400204:  lw v0,0(a0)
+0x00400208:  bnez v0,0x400300
+
+IN: loop
+0x00400300:  addiu v0,v0,-1
+0x00400304:  bnez v0,0x400300
+
+Trace 0: 0x7f00 [00000000/00400200/00000000/ff000000] boids_step
+Trace 0: 0x7f00 [00000000/00400100/00000000/ff000000] budget_mark
+Trace 0: 0x7f00 [00000000/00400200/00000000/ff000000] boids_step
+Trace 0: 0x7f00 [00000000/00400300/00000000/ff000000] loop
+Trace 0: 0x7f00 [00000000/00400300/00000000/ff000000] loop
+Trace 0: 0x7f00 [00000000/00400100/00000000/ff000000] budget_mark
+Trace 0: 0x7f00 [00000000/00400300/00000000/ff000000] loop
+"""
+
+
+def test_count_instructions_between_the_markers(tmp_path):
+    log = tmp_path / "q.log"
+    log.write_text(LOG)
+    assert count_instructions(log, 0x400100) == 3 + 2 + 2
+
+
+def test_largest_n_interpolates_the_frame_time():
+    rows = [Row("grid", n, {"-O1": n * 1000}, spi_bytes=0) for n in (100, 200, 400)]
+    b = Budget("x", 20_000_000, 30, 1.0, 40_000_000, rows, {"grid": (36.0, 2000)}, 0)
+    # 1,333,333 cycles a frame at 1000 instructions per boid: 1333 boids, beyond the measured N
+    assert b.fits("grid", "-O1").startswith(">= 400")
+    rows.append(Row("grid", 2000, {"-O1": 2_000_000}, spi_bytes=0))
+    assert b.fits("grid", "-O1") == "~1333"
+    assert b.fits("grid", "-O1") != b.fits("nothing", "-O1")
+
+
+def test_budget_cli_measures_a_frame(capsys):
+    for tool in ("gcc", "make", "mipsel-linux-gnu-gcc", "qemu-mipsel"):
+        require_tool(tool)
+    assert main(["budget", DEFAULT_SPEC, "--boids", "40", "120", "--warmup", "20"]) == 0
+    out = capsys.readouterr().out
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"\| (brute \(sequential\)|grid \(synchronous\)) \| (\d+) \| ([\d,]+) \| ([\d,]+) \|.*?\| ([\d,]+) \| [\d.]+ \|", line)
+        if m:
+            rows[(m.group(1)[:4], int(m.group(2)))] = tuple(int(g.replace(",", "")) for g in m.group(3, 4, 5))
+    assert set(rows) == {("brut", 40), ("brut", 120), ("grid", 40), ("grid", 120)}, out
+    for (v, n), (o1, o2, spi) in rows.items():
+        assert o1 > 100 * n and o2 > 100 * n
+        # pixels: erase + draw, 11 to 13 SPI bytes each (a few may be clipped)
+        assert 15 * n <= spi <= 26 * n, (v, n, spi)
+    # the brute-force pair loop grows faster than linearly
+    assert rows[("brut", 120)][0] > 4 * rows[("brut", 40)][0]
+    assert re.search(r"brute \(sequential\): largest N at 30 fps: .*RAM 16 B per boid", out), out
+    assert re.search(r"grid \(synchronous\): largest N at 30 fps: .*RAM \d+ B per boid.*at most \d+ boids in 32 KB", out)
