@@ -1,0 +1,88 @@
+"""Range analysis: every committed spec passes; real overflows are refused
+with the parameter to narrow; 64-bit squared distances are reported as widened."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from codegen.cli import main
+from codegen.model import build_model
+from codegen.range_check import analyse, check_spec, report_lines
+from codegen.spec_loader import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = sorted((ROOT / "spec").glob("*.yaml"))
+BOIDS = (ROOT / "spec" / "boids.yaml").read_text()
+
+
+def _variant(tmp_path, name: str, *subs: tuple[str, str]) -> Path:
+    text = BOIDS
+    for old, new in subs:
+        assert old in text, old
+        text = text.replace(old, new)
+    p = tmp_path / "spec" / f"{name}.yaml"
+    p.parent.mkdir(exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+def test_committed_specs_pass(spec):
+    rep, issues = check_spec(str(spec))
+    assert rep.ok and not issues, "\n".join(str(i) for i in issues)
+    assert len(rep.sites) > 10  # it did look at the rules
+
+
+def test_visual_range_200_squared_distance_is_widened():
+    # boids.yaml lets visual_range reach 200 px: dx*dx + dy*dy passes s16.15's
+    # 65,536 and is safe only because fx_d2 is 64-bit; the report says so.
+    spec, _ = load_spec(str(ROOT / "spec" / "boids.yaml"))
+    assert spec.params["visual_range"].max == 200 and spec.fixed_point.format == "s16.15"
+    rep = analyse(build_model(spec, "spec/boids.yaml"))
+    d2 = [s for s in rep.sites if s.site.expr == "dx*dx + dy*dy"]
+    assert d2 and d2[0].kind == "u64"
+    assert d2[0].worst / (1 << 30) >= 2 * 200 ** 2  # at least the in-box worst case, 80,000 px^2
+    line = next(row for row in report_lines(rep) if "dx*dx + dy*dy" in row)
+    assert "widened 64-bit" in line, line
+
+
+def test_overflowing_sum_is_refused_at_the_parameter(tmp_path, capsys):
+    # 299 neighbours x 300 px of offsets = 89,700 px: the separation sum,
+    # brought back to 32 bits, wraps in s16.15.
+    spec = _variant(tmp_path, "wide", ("capacity: 100", "capacity: 300"),
+                    ("visual_range:    {default: 20,     min: 0,      max: 200",
+                     "visual_range:    {default: 20,     min: 0,      max: 300"),
+                    ("protected_range: {default: 2,      min: 0,      max: 100",
+                     "protected_range: {default: 2,      min: 0,      max: 300"))
+    out = tmp_path / "out"
+    rc = main(["generate", str(spec), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and not out.exists()
+    m = re.search(rf"{re.escape(str(spec))}:(\d+):(\d+): params\.protected_range: rule 'separation': "
+                  r"`separation_close_dx` can reach", err)
+    assert m, err
+    line = int(m.group(1))
+    assert "protected_range" in spec.read_text().splitlines()[line - 1]
+    assert "fix: narrow params.protected_range.max to" in err
+
+
+def test_speed_floor_above_ceiling_is_refused(tmp_path, capsys):
+    # The old ranges: min_speed up to 10 with max_speed down to 0. A boid
+    # slowed to min_speed is then divided by a tiny speed above max_speed.
+    spec = _variant(tmp_path, "speeds", ("max_speed:       {default: 3, min: 3,", "max_speed:       {default: 3, min: 0,"),
+                    ("min_speed:       {default: 2, min: 0, max: 3,", "min_speed:       {default: 2, min: 0, max: 10,"))
+    rc = main(["check", str(spec)])
+    cap = capsys.readouterr()
+    assert rc == 1
+    assert "rule 'speed_limit': `vx / speed` can reach" in cap.err
+    assert "OVERFLOW" in cap.out
+
+
+def test_check_prints_the_range_report(capsys):
+    assert main(["check", str(ROOT / "spec" / "boids.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "range analysis for 'boids'" in out
+    assert re.search(r"separation\s+separation_close_dx \* avoid_factor\s+9,900\s+x6\.62\s+ok", out), out
+    assert "0 can overflow" in out
