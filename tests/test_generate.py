@@ -89,3 +89,15 @@ def test_schema_command(capsys):
     assert {"params", "rules", "spawn", "name"} <= set(schema["required"])
     assert "visual_range" not in schema["properties"]  # structure only, no spec values
     assert schema["additionalProperties"] is False
+
+
+def test_output_elsewhere_builds(tmp_path, capsys):
+    require_tool("make")
+    require_tool("gcc")
+    out = tmp_path / "deep" / "place"
+    assert main(["generate", str(ROOT / "spec" / "boids.yaml"), "-o", str(out)]) == 0
+    assert main(["generate", str(ROOT / "spec" / "boids.yaml"), "-o", str(out), "--check"]) == 0
+    res = subprocess.run(["make", "-s", "-C", str(out / "firmware"), "host", f"BUILD={tmp_path / 'b'}"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "b" / "boids_host").exists()
