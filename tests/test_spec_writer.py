@@ -34,7 +34,7 @@ def test_only_the_defaults_change(spec):
     assert "  visual_range:    {default: 35,     min: 0,      max: 200, unit: px, id: 1," in a
     assert "  avoid_factor:    {default: 0.1,    min: 0.01,   max: 1, id: 4," in a
     assert "  centering_factor: {default: 0.00025, min: 0.0002, max: 1, id: 3," in a
-    assert '  max_speed:       {default: 4.5, min: 3, max: 10, unit: px/frame, id: 7, description: "speed ceiling"}' in a
+    assert '  max_speed:       {default: 4.5, min: 0, max: 10, unit: px/frame, id: 7, description: "speed ceiling"}' in a
     s, _ = load_spec(spec)
     assert (s.params["visual_range"].default, s.params["avoid_factor"].default) == (35, 0.1)
     assert [p.name for p in spec.parent.iterdir()] == ["boids.yaml"]  # no temp file left
@@ -46,7 +46,7 @@ def test_only_the_defaults_change(spec):
     ({"nope": "1"}, "nope: no such parameter"),
     ({"max_speed": "1e1"}, "max_speed: '1e1' is not a decimal number"),
     ({"max_speed": "fast"}, "max_speed: 'fast' is not a decimal number"),
-    ({"min_speed": "2", "max_speed": "11"}, "max_speed: 11 outside [3, 10]"),
+    ({"min_speed": "2", "max_speed": "11"}, "max_speed: 11 outside [0, 10]"),
 ])
 def test_refused_values_change_nothing(spec, values, reason):
     before = spec.read_bytes()
