@@ -20,11 +20,15 @@ EDGES = [0, 1, -1, 2, -2, 3, -3, 2**15, -(2**15), 2**16, -(2**16), 2**31 - 1, -(
 OPS = ["add", "sub", "mul", "div", "idiv", "sqrt", "abs", "neg", "from_int"]
 
 
-@pytest.fixture(scope="module", params=[15, 16], ids=["s16.15", "s15.16"])
+@pytest.fixture(scope="module", params=[(15, False), (16, False), (15, True), (16, True)],
+                ids=["s16.15", "s15.16", "s16.15-portable", "s15.16-portable"])
 def driver(request, tmp_path_factory):
-    fb = request.param
-    exe = compile_c([ROOT / "tests" / "c" / "fixed_driver.c"], tmp_path_factory.mktemp("fx") / f"fx{fb}",
-                    defines={"FX_FRAC_BITS": fb}, includes=[RUNTIME])
+    """The runtime's operations in both spellings: GCC's one-instruction forms
+    and the portable C ones (-DFX_PORTABLE) must be the same functions."""
+    fb, portable = request.param
+    defines = {"FX_FRAC_BITS": fb} | ({"FX_PORTABLE": 1} if portable else {})
+    exe = compile_c([ROOT / "tests" / "c" / "fixed_driver.c"], tmp_path_factory.mktemp("fx") / f"fx{fb}{portable}",
+                    defines=defines, includes=[RUNTIME])
     return fb, exe
 
 
