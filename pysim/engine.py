@@ -117,38 +117,42 @@ class Simulation:
 
     def _follow_counts(self) -> None:
         """Twin of predators_follow_count / food_follow_count (start of a frame)."""
-        m, A, W = self.model, self.A, self.W
+        m = self.model
         pr = getattr(m, "PREDATORS", None)
         if pr:
             want = max(0, min(self._raw(pr["count"]), pr["capacity"]))
-            have = len(W.px)
-            if want < have:
-                W.px, W.py, W.pvx, W.pvy = (a[:want] for a in (W.px, W.py, W.pvx, W.pvy))
-            elif want > have:
-                rows = np.asarray(self._spawn_in(pr["left"], pr["right"], pr["top"], pr["bottom"], pr["min_speed"],
-                                                 pr["max_speed"], want - have), dtype=np.int64).reshape(-1, 4)
-                W.px, W.py, W.pvx, W.pvy = (np.concatenate([a, A.from_raw(c)])
-                                            for a, c in zip((W.px, W.py, W.pvx, W.pvy), rows.T))
+            self._resize_movers(("px", "py", "pvx", "pvy"), want, lambda k: self._spawn_in(
+                pr["left"], pr["right"], pr["top"], pr["bottom"], pr["min_speed"], pr["max_speed"], k))
         fd = getattr(m, "FOOD", None)
         if fd:
             want = max(0, min(self._raw(fd["count"]), fd["capacity"]))
-            have = len(W.fx)
-            if want < have:
-                W.fx, W.fy, W.fvx, W.fvy = (a[:want] for a in (W.fx, W.fy, W.fvx, W.fvy))
-            elif want > have:
-                fb = m.FRAC_BITS
-                w, h = int(fx.fx_from_int(m.WIDTH, fb)), int(fx.fx_from_int(m.HEIGHT, fb))
-                sp = self._raw(fd["speed"])
-                rows = []
-                for _ in range(want - have):
-                    x = self.rng.range(0, w)
-                    y = self.rng.range(0, h)
-                    vx = self.rng.range(int(fx.fx_neg(sp)), int(fx.fx_add(sp, 1)))
-                    vy = self.rng.range(int(fx.fx_neg(sp)), int(fx.fx_add(sp, 1)))
-                    rows.append((x, y, vx, vy))
-                rows = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
-                W.fx, W.fy, W.fvx, W.fvy = (np.concatenate([a, A.from_raw(c)])
-                                            for a, c in zip((W.fx, W.fy, W.fvx, W.fvy), rows.T))
+            self._resize_movers(("fx", "fy", "fvx", "fvy"), want, lambda k: [self._food_row(fd) for _ in range(k)])
+
+    def _food_row(self, fd) -> tuple[int, int, int, int]:
+        """A food source anywhere on screen with a velocity in [-speed, speed]^2."""
+        fb = self.model.FRAC_BITS
+        w, h = int(fx.fx_from_int(self.model.WIDTH, fb)), int(fx.fx_from_int(self.model.HEIGHT, fb))
+        sp = self._raw(fd["speed"])
+        lo, hi = int(fx.fx_neg(sp)), int(fx.fx_add(sp, 1))
+        x = self.rng.range(0, w)
+        y = self.rng.range(0, h)
+        return x, y, self.rng.range(lo, hi), self.rng.range(lo, hi)
+
+    def _resize_movers(self, names: tuple[str, ...], want: int, spawn) -> None:
+        """Truncate the world arrays `names` to `want`, or grow them with the
+        raw rows spawn(k) draws (in the PRNG order the firmware draws them)."""
+        W, A = self.W, self.A
+        cols = [getattr(W, n) for n in names]
+        have = len(cols[0])
+        if want < have:
+            new = [c[:want] for c in cols]
+        elif want > have:
+            rows = np.asarray(spawn(want - have), dtype=np.int64).reshape(-1, len(names))
+            new = [np.concatenate([c, A.from_raw(r)]) for c, r in zip(cols, rows.T)]
+        else:
+            return
+        for n, c in zip(names, new):
+            setattr(W, n, c)
 
     # run-time world edits (the serial commands' twins)
     def add_obstacle(self, x, y, r) -> int:
