@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from pysim.fxdecimal import format_raw, from_number, to_float
+from pysim.model_support import ParamDef
 
 from . import VERSION
 from .rules.catalog import CATALOG, RuleDef
@@ -34,20 +35,9 @@ def _text(v) -> str:
 
 
 @dataclass(frozen=True)
-class ParamInfo:
-    index: int
-    name: str
-    id: int
-    type: str
-    tunable: bool
-    unit: str
-    description: str
-    default: str  # the spec's decimal text
-    min: str
-    max: str
-    default_raw: int
-    min_raw: int
-    max_raw: int
+class ParamInfo(ParamDef):
+    """A parameter as the emitters see it: the generated model's ParamDef
+    (the same fields, rendered into it) plus C spellings."""
 
     @property
     def upper(self) -> str:
