@@ -33,6 +33,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .variants import spec_variant  # noqa: F401  (re-exported for bench/ and tests)
 from .render import RUNTIME_DIR, render, write
 
 BUDGET_DIR = RUNTIME_DIR / "budget"
@@ -45,25 +46,6 @@ RAM_MAX = 32 * 1024
 
 class BudgetError(RuntimeError):
     pass
-
-
-def spec_variant(spec, capacity: int | None = None, order: str | None = None, grid: bool | None = None,
-                 size: int | None = None):
-    """A copy of a validated spec with a larger capacity, another update
-    order or the grid switched on or off."""
-    upd: dict = {}
-    fl = {}
-    if capacity is not None:
-        fl["capacity"] = capacity
-    if size is not None:
-        fl["size"] = size
-    if fl:
-        upd["flock"] = spec.flock.model_copy(update=fl)
-    if order is not None:
-        upd["update_order"] = order
-    if grid is not None:
-        upd["performance"] = spec.performance.model_copy(update={"grid": grid})
-    return spec.model_copy(update=upd)
 
 
 def render_variant(spec, spec_path: str, outdir: Path):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .build import BuildError, build_host
 from .model import build_model
+from .variants import spec_variant
 from .project import build_dir, load_generated_model, output_dir
 from .spec_loader import load_spec
 
@@ -23,13 +24,12 @@ class ParityResult:
 
 
 def variant(spec, order: str | None, fmt: str | None):
-    """The spec with a structural override (update order, Q format), or itself."""
-    upd = {}
-    if order and order != spec.update_order:
-        upd["update_order"] = order
-    if fmt and fmt != spec.fixed_point.format:
-        upd["fixed_point"] = spec.fixed_point.model_copy(update={"format": fmt})
-    return (spec.model_copy(update=upd), "-".join(f"{k}={v if isinstance(v, str) else v.format}" for k, v in upd.items())) if upd else (spec, "")
+    """(spec, tag): the spec with a structural override (update order, Q
+    format) and a folder tag naming it, or the spec itself and ''."""
+    order = order if order and order != spec.update_order else None
+    fmt = fmt if fmt and fmt != spec.fixed_point.format else None
+    tag = "-".join(f"{k}={v}" for k, v in (("update_order", order), ("fixed_point", fmt)) if v)
+    return spec_variant(spec, order=order, fmt=fmt), tag
 
 
 def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
