@@ -34,13 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .variants import spec_variant  # noqa: F401  (re-exported for bench/ and tests)
-from .render import RUNTIME_DIR, render, write
+from .render import RUNTIME_DIR
+
+from .pic32_clock import SYSCLK_HZ  # noqa: E402
 
 BUDGET_DIR = RUNTIME_DIR / "budget"
 MIPS_CC = "mipsel-linux-gnu-gcc"
 QEMU = "qemu-mipsel"
 CFLAGS_STRICT = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
-F_CPU = 40_000_000
+F_CPU = SYSCLK_HZ
 RAM_MAX = 32 * 1024
 
 
@@ -49,11 +51,15 @@ class BudgetError(RuntimeError):
 
 
 def render_variant(spec, spec_path: str, outdir: Path):
-    """Render a (variant) spec into outdir; returns the GenModel."""
+    """Render a what-if variant of a spec (a larger capacity, another order)
+    into a scratch outdir, for measuring; returns the GenModel. Not gated:
+    the range analysis may refuse a capacity the spec never allows, and the
+    commands that use this gate the spec as written first."""
     from .model import build_model
+    from .pipeline import emit
 
     m = build_model(spec, spec_path)
-    write(render(m), Path(outdir))
+    emit(spec_path, m, Path(outdir), gated=True)
     return m
 
 
@@ -63,8 +69,14 @@ def missing_tools() -> list[str]:
     return [t for t in ("gcc", MIPS_CC, QEMU) if shutil.which(t) is None]
 
 
+RUN_TIMEOUT = 1800  # seconds for one build or qemu run (the largest flocks take a few minutes)
+
+
 def _run(cmd, **kw) -> subprocess.CompletedProcess:
-    res = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    try:
+        res = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
+    except subprocess.TimeoutExpired:
+        raise BudgetError(f"{' '.join(str(c) for c in cmd)} did not finish within {RUN_TIMEOUT} s") from None
     if res.returncode != 0:
         raise BudgetError(f"{' '.join(str(c) for c in cmd)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
     return res
@@ -262,13 +274,13 @@ def variants_for(spec, which: str) -> list[tuple[str, dict]]:
 
 def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | None = None, cpi: float = 1.5,
                which: str = "both", opts=("-O1", "-O2"), progress=None) -> Budget:
-    from .spec_loader import load_spec
+    from .pipeline import checked_model
 
     miss = missing_tools()
     if miss:
         raise BudgetError(f"missing tools: {', '.join(miss)} (bash tools/setup.sh installs them: "
                           f"apt-get install gcc gcc-mipsel-linux-gnu qemu-user)")
-    spec, _ = load_spec(spec_path)
+    spec = checked_model(spec_path).spec  # the spec as written passes the gate; its what-if sizes need not
     seed = spec.seed if seed is None else seed
     cap = max(max(boids), 1)
     rows, ram = [], {}

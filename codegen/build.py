@@ -7,7 +7,11 @@ import subprocess
 import time
 from pathlib import Path
 
-from .render import RUNTIME_DIR, render, write
+from .render import RUNTIME_DIR
+
+
+MAKE_TIMEOUT = 900  # seconds; a whole firmware builds in a few
+DEMO_TIMEOUT = 120  # seconds for the 300-frame demo run (well under one)
 
 
 class BuildError(RuntimeError):
@@ -18,15 +22,21 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None)
     if shutil.which("make") is None:
         raise BuildError("`make` is not installed (apt-get install make)")
     cmd = ["make", "-s", "-C", str(fw_dir), target, f"RUNTIME={RUNTIME_DIR}", f"BUILD={build}"] + (extra or [])
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"{' '.join(cmd)} did not finish within {MAKE_TIMEOUT} s") from None
     if res.returncode != 0:
         raise BuildError(f"{' '.join(cmd)} failed:\n{res.stdout}{res.stderr}")
     return res
 
 
-def build_host(m, outdir: Path, build: Path) -> Path:
-    """Render m into outdir (writing only changed files) and compile the host firmware."""
-    write(render(m), outdir)
+def build_host(spec_path, m, outdir: Path, build: Path, *, gated: bool = False) -> Path:
+    """Write m's files into outdir through the pipeline (gate, claim, atomic
+    write; only changed files) and compile the host firmware."""
+    from .pipeline import emit
+
+    emit(spec_path, m, outdir, gated=gated)
     if shutil.which("gcc") is None and shutil.which("cc") is None:
         raise BuildError("no C compiler: install gcc (apt-get install gcc)")
     make(outdir / "firmware", "host", build)
@@ -34,16 +44,15 @@ def build_host(m, outdir: Path, build: Path) -> Path:
 
 
 def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
-    from .model import build_model
+    from .pipeline import checked_model
     from .project import build_dir, output_dir
-    from .spec_loader import load_spec
 
-    spec, _ = load_spec(spec_path)
-    m = build_model(spec, spec_path)
+    m = checked_model(spec_path)
+    spec = m.spec
     out = output_dir(spec_path, m.name)
     bdir = build_dir(spec_path, m.name)
     t0 = time.perf_counter()
-    exe = build_host(m, out, bdir)
+    exe = build_host(spec_path, m, out, bdir, gated=True)
     dt = time.perf_counter() - t0
     print(f"generated {out} (spec '{m.name}', hash {m.hash})")
     print(f"host firmware: {exe} ({exe.stat().st_size} bytes, built in {dt:.2f} s)")
@@ -52,8 +61,11 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
         shot = bdir / "frame.ppm"
         png = bdir / "frame.png"
         t1 = time.perf_counter()
-        res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot), "--png", str(png)],
-                             capture_output=True, text=True)
+        try:
+            res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot), "--png", str(png)],
+                                 capture_output=True, text=True, timeout=DEMO_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise BuildError(f"{exe} did not finish {frames} frames within {DEMO_TIMEOUT} s") from None
         if res.returncode != 0:
             raise BuildError(f"{exe} failed: {res.stderr}")
         run = time.perf_counter() - t1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -24,29 +25,56 @@ from . import VERSION
 DEFAULT_SPEC = "spec/boids.yaml"
 
 
+def _int_in(lo: int, hi: int | None = None):
+    """An argparse type: a whole number in [lo, hi]."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"{v} is outside {lo}..{hi if hi is not None else 'any'}")
+        return v
+    return parse
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a positive number")
+    return v
+
+
+FRAMES = _int_in(1, 10_000_000)
+SEED = _int_in(0, 0xFFFFFFFF)
+BOIDS = _int_in(0, 65535)
+
+
 def _err(msg: str) -> None:
     print(f"boidsgen: {msg}", file=sys.stderr)
 
 
 def _load(spec_path: str):
-    from .model import build_model
-    from .spec_loader import load_spec
+    """The spec's model, refused exactly as `generate` refuses it (range gate included)."""
+    from .pipeline import checked_model
 
-    spec, _ = load_spec(spec_path)
-    return build_model(spec, spec_path)
+    return checked_model(spec_path)
 
 
 def cmd_generate(a) -> int:
+    from .pipeline import OutputError, claim_output, gate, load, render_files, write_tree
     from .project import output_dir
-    from .render import differing, render, write
+    from .render import differing
 
-    m = _load(a.spec)
+    m = load(a.spec)
     out = Path(a.output) if a.output else output_dir(a.spec, m.name)
-    files = render(m, out)
-    if not a.check:
-        _range_gate(a.spec, m)  # a spec that can overflow is not written
-    if a.check:
-        bad = differing(files, out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"-o {out}: that is a file, not a folder")
+    if a.check:  # a check only reads: no gate, nothing written
+        bad = differing(render_files(m, out), out)
         if bad:
             print(f"{out}: {len(bad)} file(s) differ from a fresh render of {a.spec}:")
             for b in bad:
@@ -55,34 +83,27 @@ def cmd_generate(a) -> int:
             return 1
         print(f"{out}: up to date with {a.spec} (hash {m.hash})")
         return 0
-    written = write(files, out)
+    rep = gate(a.spec, m)
+    files = render_files(m, out)
+    claim_output(a.spec, m, out)
+    written = write_tree(files, out)
+    print(f"range analysis: {len(rep.sites)} expressions within 32 bits "
+          f"({sum(1 for s in rep.sites if s.kind != '32')} in 64 bits); details: boidsgen check {a.spec}")
     print(f"{out}: {len(written)} of {len(files)} file(s) written (spec hash {m.hash})")
     for w in written:
         print(f"  {w}")
     return 0
 
 
-def _range_gate(spec_path: str, m) -> None:
-    """Raise SpecError (every overflow, at the parameter to narrow) if the range analysis fails."""
-    from .range_check import analyse, error_issues
-    from .spec_errors import SpecError
-    from .spec_loader import load_spec
-
-    rep = analyse(m)
-    if not rep.ok:
-        _, loc = load_spec(spec_path)
-        raise SpecError(error_issues(rep, spec_path, loc))
-    print(f"range analysis: {len(rep.sites)} expressions within 32 bits "
-          f"({sum(1 for s in rep.sites if s.kind != '32')} in 64 bits); details: boidsgen check {spec_path}")
-
-
 def cmd_check(a) -> int:
     from .quant_report import report_lines, worst, zeros
     from .range_check import analyse, error_issues
+    from .pipeline import load
     from .range_check import report_lines as range_lines
+    from .spec_errors import SpecError
     from .spec_loader import load_spec
 
-    m = _load(a.spec)
+    m = load(a.spec)
     print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
           f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
     for line in report_lines(m):
@@ -94,11 +115,9 @@ def cmd_check(a) -> int:
     print()
     for line in range_lines(rep):
         print(line)
-    if not rep.ok:
+    if not rep.ok:  # the report above, then the same located errors as generate, exit 2
         _, loc = load_spec(a.spec)
-        for issue in error_issues(rep, a.spec, loc):
-            print(f"error: {issue}", file=sys.stderr)
-        return 1
+        raise SpecError(error_issues(rep, a.spec, loc))
     bad = worst(m, a.max_quant_error)
     for q in bad:
         level = "error" if a.strict else "warning"
@@ -262,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("check", help="validate the spec and print the quantization report")
     spec_arg(p)
-    p.add_argument("--max-quant-error", type=float, default=5.0, metavar="PCT",
+    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
                    help="warn when a constant's relative quantization error exceeds PCT percent (default 5)")
     p.add_argument("--strict", action="store_true", help="fail instead of warning")
     p.set_defaults(func=cmd_check)
@@ -275,9 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_build)
 
     def run_args(p, frames_default=None):
-        p.add_argument("--frames", type=int, required=frames_default is None, default=frames_default)
-        p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
-        p.add_argument("--boids", type=int, default=None, help="flock size (default: the spec's)")
+        p.add_argument("--frames", type=FRAMES, required=frames_default is None, default=frames_default)
+        p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+        p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
         p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a tunable parameter")
 
     p = sub.add_parser("sim", help="run the Python simulator")
@@ -292,12 +311,12 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("compare", help="fixed-point vs float flock from the same spawn: metrics and divergence")
     spec_arg(p)
-    p.add_argument("--frames", type=int, default=300)
-    p.add_argument("--every", type=int, default=30, help="a table row every K frames (default 30)")
-    p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
-    p.add_argument("--boids", type=int, default=None, help="flock size (default: the spec's)")
+    p.add_argument("--frames", type=FRAMES, default=300)
+    p.add_argument("--every", type=FRAMES, default=30, help="a table row every K frames (default 30)")
+    p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
     p.add_argument("--plot", metavar="FILE.png", help="plot here (default build/<name>/compare.png)")
-    p.add_argument("--max-quant-error", type=float, default=5.0, metavar="PCT",
+    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cmd_compare)
 
@@ -311,10 +330,12 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
     spec_arg(p)
-    p.add_argument("--boids", type=int, nargs="+", metavar="N", help="flock sizes (default 100 200 500 1000)")
-    p.add_argument("--warmup", type=int, default=300, help="frames before the measured one (default 300)")
-    p.add_argument("--seed", type=int, default=None, help="PRNG seed (default: the spec's)")
-    p.add_argument("--cpi", type=float, default=1.5, help="cycles per instruction assumed (default 1.5)")
+    p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
+                   help="flock sizes (default 100 200 500 1000)")
+    p.add_argument("--warmup", type=_int_in(0, 100_000), default=300,
+                   help="frames before the measured one (default 300)")
+    p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
     p.set_defaults(func=cmd_budget)
@@ -327,15 +348,38 @@ def main(argv: list[str] | None = None) -> int:
             print(issue, file=sys.stderr)
         _err(f"{len(e.issues)} error(s) in the spec; nothing written")
         return 2
+    except BrokenPipeError:  # `boidsgen ... | head`: the reader left; say nothing more
+        _silence_stdout()
+        return 1
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
     except Exception as e:  # noqa: BLE001 - the user gets a sentence, not a traceback
         from pysim.model_support import ModelMismatch
 
         from .build import BuildError
+        from .pipeline import OutputError
 
-        if isinstance(e, (BuildError, ModelMismatch, ValueError)):
+        if isinstance(e, OutputError):
+            _err(str(e))
+            return 2
+        if isinstance(e, (BuildError, ModelMismatch, ValueError, OSError)):
             _err(str(e))
             return 1
-        raise
+        if os.environ.get("BOIDSGEN_DEBUG"):
+            raise
+        _err(f"internal error: {type(e).__name__}: {e} (run with BOIDSGEN_DEBUG=1 for the traceback; "
+             "please report it)")
+        return 70
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -264,8 +264,9 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
     fp = spec.fixed_point
     obstacles = tuple(tuple(from_number(v, fb) for v in o) for o in (spec.obstacles.initial if spec.obstacles else ()))
     target = (from_number(spec.target.x, fb), from_number(spec.target.y, fb)) if spec.target else (0, 0)
-    src = Path(source)
-    source_name = f"{src.parent.name}/{src.name}" if src.parent.name else src.name
+    from .project import source_name as _source_name
+
+    source_name = _source_name(source)
     return GenModel(
         spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
         frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, radius_zones=tuple(radius),

@@ -15,6 +15,9 @@ from .project import build_dir, load_generated_model, output_dir
 from .spec_loader import load_spec
 
 
+FIRMWARE_TIMEOUT = 600  # seconds: far above any trace run (2000 frames take well under one)
+
+
 @dataclass
 class ParityResult:
     ok: bool
@@ -40,10 +43,10 @@ def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
     bdir = build_dir(spec_path, spec.name)
     if tag:
         out = bdir / "variants" / tag
-        exe = build_host(m, out, out / "build")
+        exe = build_host(spec_path, m, out, out / "build")
     else:
         out = output_dir(spec_path, spec.name)
-        exe = build_host(m, out, bdir)
+        exe = build_host(spec_path, m, out, bdir)
     return m, exe, load_generated_model(spec_path, m, out)
 
 
@@ -53,7 +56,11 @@ def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets) -
         cmd += ["--boids", str(boids)]
     for k, v in sets:
         cmd += ["--set", f"{k}={v}"]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=FIRMWARE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"host firmware did not finish {frames} frames within {FIRMWARE_TIMEOUT} s: "
+                         f"{' '.join(cmd)}") from None
     if res.returncode != 0:
         raise BuildError(f"host firmware failed ({res.returncode}): {res.stderr.strip()}")
     return res.stdout

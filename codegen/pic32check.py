@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .render import RUNTIME_DIR, render, write
+from .render import RUNTIME_DIR
 
 FLASH_MAX = 128 * 1024
 RAM_MAX = 32 * 1024
@@ -46,14 +46,19 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
     for tool in (MIPS_CC, MIPS_SIZE, "make"):
         if shutil.which(tool) is None:
             raise Pic32CheckError(f"{tool} is not installed (apt-get install gcc-mipsel-linux-gnu make)")
-    spec, _ = load_spec(spec_path)
-    m = build_model(spec, spec_path)
+    from .pipeline import checked_model, emit
+
+    m = checked_model(spec_path)
+    spec = m.spec
     with tempfile.TemporaryDirectory(prefix="boids-m4k-") as tmp:
         out = Path(tmp) / m.name
-        write(render(m), out)
+        emit(spec_path, m, out, gated=True)
         bdir = Path(build_dir) if build_dir else Path(tmp) / "build"
         cmd = ["make", "-s", "-C", str(out / "firmware"), "m4k-check", f"RUNTIME={RUNTIME_DIR}", f"BUILD={bdir}"]
-        res = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        except subprocess.TimeoutExpired:
+            raise Pic32CheckError(f"{spec_path}: the m4k build did not finish within 900 s") from None
         elf = bdir / "m4k" / "boids_m4k.elf"
         if not elf.exists():
             log = res.stdout + res.stderr
@@ -61,7 +66,8 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
                 raise Pic32CheckError(f"{spec_path}: does not fit a PIC32MX250F128B at capacity "
                                       f"{spec.flock.capacity} (flash {FLASH_MAX} B, RAM {RAM_MAX} B):\n{log}")
             raise Pic32CheckError(f"{spec_path}: m4k build failed:\n{log}")
-        sz = subprocess.run([MIPS_SIZE, str(elf)], capture_output=True, text=True, check=True).stdout
+        sz = subprocess.run([MIPS_SIZE, str(elf)], capture_output=True, text=True, check=True,
+                            timeout=60).stdout
     r = parse_size(sz)
     r.update(spec=str(spec_path), name=m.name, capacity=spec.flock.capacity,
              flash=r["text"] + r["data"], ram=r["data"] + r["bss"], flash_max=FLASH_MAX, ram_max=RAM_MAX)

@@ -1,4 +1,11 @@
-"""Where things live for a spec: its project root, generated/ and build/."""
+"""Where things live for a spec: its project root, generated/ and build/.
+
+A spec's outputs follow from its own path, never from the working folder:
+the root is the folder that holds the spec's `spec/` folder (the project
+layout), or else the spec's own folder. So a spec anywhere builds where it
+is, and two specs can only meet in one output folder when they sit in the
+same project and share a `name:` (refused by pipeline.claim_output).
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,7 +13,13 @@ from pathlib import Path
 
 def project_root(spec_path: str | Path) -> Path:
     p = Path(spec_path).resolve()
-    return p.parent.parent if p.parent.name == "spec" else Path.cwd()
+    return p.parent.parent if p.parent.name == "spec" else p.parent
+
+
+def source_name(spec_path: str | Path) -> str:
+    """The spec's path as the banners name it: relative to its project root."""
+    p = Path(spec_path).resolve()
+    return p.relative_to(project_root(p)).as_posix()
 
 
 def output_dir(spec_path: str | Path, name: str) -> Path:

@@ -1,13 +1,14 @@
-"""Render a GenModel into files: templates only, in memory first, written
-only when every file rendered. Output is byte-identical on every run."""
+"""Render a GenModel into files, in memory: templates only, spec text only
+through codegen/escape.py's filters. Output is byte-identical on every run;
+codegen/pipeline.py writes it."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from . import escape
 from .model import GenModel
 
 HERE = Path(__file__).parent
@@ -18,11 +19,14 @@ FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_f
 
 
 def _env() -> Environment:
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader([str(HERE / "templates"), str(HERE)]),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=StrictUndefined, autoescape=False,
     )
+    env.filters.update(c_str=escape.c_str, c_comment=escape.c_comment, py_str=escape.py_str,
+                       py_comment=escape.py_comment)
+    return env
 
 
 DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmware/
@@ -39,6 +43,10 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     runtime_rel = DEFAULT_RUNTIME_REL
     if outdir is not None:
         runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
+    try:
+        runtime_rel = escape.make_path(runtime_rel)
+    except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
+        runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
     ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py, runtime_rel=runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
@@ -60,19 +68,3 @@ def differing(files: dict[str, str], outdir: Path) -> list[str]:
                 if p.is_file() and rel not in files and p.name != "__pycache__":
                     bad.append(rel + " (not generated any more)")
     return bad
-
-
-def write(files: dict[str, str], outdir: Path) -> list[str]:
-    """Write changed files atomically (temp file + rename); returns those written."""
-    written = []
-    for rel, text in files.items():
-        dest = outdir / rel
-        if dest.is_file() and dest.read_text(encoding="utf-8") == text:
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, dest)
-        written.append(rel)
-    return written

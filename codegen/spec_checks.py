@@ -9,18 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .rules.catalog import CATALOG, SECTION_ROLES
+from .names import folder_problem, identifier_problem
+from .pic32_clock import baud_problem
 from .spec_errors import SpecIssue
 
-# Parameter names become C struct members and Python attributes.
-RESERVED = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
-    "typedef", "union", "unsigned", "void", "volatile", "while", "and", "as", "assert",
-    "async", "await", "class", "def", "del", "elif", "except", "finally", "from", "global",
-    "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "try", "with",
-    "yield", "none", "true", "false", "count",
-}
 FORMATS = {"s16.15": 15, "s15.16": 16}
 
 
@@ -46,8 +38,9 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
     ids: dict[int, str] = {}
     for name, p in params.items():
         where = ("params", name)
-        if name in RESERVED:
-            out.append(loc8.issue(where, f"'{name}' is a reserved word in C or Python", key_itself=True))
+        why = identifier_problem(name) if isinstance(name, str) else None
+        if why:
+            out.append(loc8.issue(where, why, key_itself=True))
         if not isinstance(p, dict):
             continue
         ptype = p.get("type", "fixed")
@@ -57,6 +50,8 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
                 continue
             if ptype == "int" and not float(v).is_integer():
                 out.append(loc8.issue(where + (key,), f"{v} is not a whole number (type is int)"))
+            elif ptype == "int" and not -(1 << 31) <= v < (1 << 31):
+                out.append(loc8.issue(where + (key,), f"{v} does not fit a 32-bit int (type is int)"))
             if ptype == "fixed" and abs(Fraction(str(v))) >= limit:
                 out.append(loc8.issue(where + (key,), f"{v} does not fit {fp} (|value| < {limit})"))
         lo, hi, d = p.get("min"), p.get("max"), p.get("default")
@@ -69,6 +64,10 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
             if pid in ids:
                 out.append(loc8.issue(where + ("id",), f"id {pid} already used by '{ids[pid]}'"))
             ids[pid] = name
+
+    if len(params) > 256:
+        out.append(loc8.issue(("params",), f"{len(params)} parameters: slider ids run 0 to 255, so a spec has "
+                              "at most 256", key_itself=True))
 
     def need(ref, where: tuple, role: str, want: str = "fixed") -> None:
         if not isinstance(ref, str):
@@ -141,6 +140,13 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
             need(spawn[role], ("spawn", role), f"spawn.{role}")
 
     out.extend(_board_issues(_dict(data.get("board")), loc8))
+    out.extend(_world_issues(data, loc8))
+    name = data.get("name")
+    if isinstance(name, str) and folder_problem(name):
+        out.append(loc8.issue(("name",), folder_problem(name)))
+    baud = _dict(data.get("serial")).get("baud")
+    if isinstance(baud, int) and not isinstance(baud, bool) and baud_problem(baud):
+        out.append(loc8.issue(("serial", "baud"), baud_problem(baud)))
 
     perf = _dict(data.get("performance"))
     if perf.get("grid") is True and data.get("update_order", "sequential") != "synchronous":
@@ -184,4 +190,31 @@ def _board_issues(board: dict, loc8) -> list[SpecIssue]:
         if pin in used:
             out.append(loc8.issue(loc, f"{pin} is already used by board.{'.'.join(used[pin])}"))
         used[pin] = where
+    return out
+
+
+def _world_issues(data: dict, loc8) -> list[SpecIssue]:
+    """Obstacles and the target on the screen: the range analysis assumes
+    entities within the screen and radii up to its larger side."""
+    out = []
+    disp = _dict(data.get("display"))
+    w, h = disp.get("width", 320), disp.get("height", 240)
+    if not (_num(w) and _num(h)):
+        return out
+    init = _dict(data.get("obstacles")).get("initial")
+    for i, o in enumerate(init if isinstance(init, list) else []):
+        if not (isinstance(o, list) and len(o) == 3 and all(_num(v) for v in o)):
+            continue
+        x, y, r = o
+        where = ("obstacles", "initial", i)
+        if not (0 <= x <= w and 0 <= y <= h):
+            out.append(loc8.issue(where, f"obstacle at ({x}, {y}) is off the {w}x{h} screen"))
+        if not 0 < r <= max(w, h):
+            out.append(loc8.issue(where, f"obstacle radius {r} must be above 0 and at most {max(w, h)} "
+                                  "(the screen's larger side)"))
+    tgt = _dict(data.get("target"))
+    for key, top in (("x", w), ("y", h)):
+        v = tgt.get(key)
+        if _num(v) and not 0 <= v <= top:
+            out.append(loc8.issue(("target", key), f"target {key} = {v} is off the screen [0, {top}]"))
     return out

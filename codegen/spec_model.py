@@ -48,7 +48,7 @@ class Flock(Strict):
     size: int = Field(100, ge=0, description="boids spawned at reset")
     capacity: int = Field(100, ge=1, le=65535, description="compile-time array size (max boids)")
     spawn_per_second: int = Field(
-        0, ge=0, description="boids the timing thread adds each second up to size (0: all at reset)"
+        0, ge=0, le=1000, description="boids the timing thread adds each second up to size (0: all at reset)"
     )
     adaptive_spawn: bool = Field(
         False, description="the lab's final requirement: on the board, keep adding boids while frames "
@@ -137,8 +137,9 @@ class Param(Strict):
     min: Number
     max: Number
     type: Literal["fixed", "int"] = "fixed"
-    unit: str = ""
-    description: str = ""
+    unit: str = Field("", pattern=r"^[!-~]*$", max_length=16,
+                      description="printable ASCII without spaces (the board's `list` reply shows it as a token)")
+    description: str = Field("", max_length=500)
     tunable: bool = Field(True, description="settable at run time over the serial link")
     id: int | None = Field(None, ge=0, le=255, description="slider id for the course's `s ID VALUE` form")
 
@@ -179,7 +180,7 @@ class Performance(Strict):
 
 
 class Serial(Strict):
-    baud: int = Field(115200, gt=0)
+    baud: int = Field(115200, gt=0, description="a standard UART rate the PIC32 makes within 3% at 40 MHz")
     line_max: int = Field(64, ge=16, le=255, description="longest command line accepted")
 
 
@@ -330,7 +331,7 @@ Rule = Annotated[
 
 class Spec(Strict):
     name: Name
-    description: str = ""
+    description: str = Field("", max_length=4000)
     display: Display = Display()
     fixed_point: FixedPoint = FixedPoint()
     frame_rate: int = Field(30, ge=1, le=1000)

@@ -50,7 +50,7 @@ PARAMS = (
         index=2, name="centering_factor", id=3, type="fixed", tunable=True,
         default="0.0005", min="0.0002", max="1",
         default_raw=16, min_raw=7, max_raw=32768,
-        unit="", description="pull toward the neighbours\u0027 centre of mass (cohesion)",
+        unit="", description="pull toward the neighbours' centre of mass (cohesion)",
     ),
     ParamDef(
         index=3, name="avoid_factor", id=4, type="fixed", tunable=True,
@@ -62,7 +62,7 @@ PARAMS = (
         index=4, name="matching_factor", id=5, type="fixed", tunable=True,
         default="0.05", min="0.01", max="1",
         default_raw=1638, min_raw=328, max_raw=32768,
-        unit="", description="match the neighbours\u0027 mean velocity (alignment)",
+        unit="", description="match the neighbours' mean velocity (alignment)",
     ),
     ParamDef(
         index=5, name="turn_factor", id=6, type="fixed", tunable=True,
@@ -86,25 +86,25 @@ PARAMS = (
         index=8, name="left_margin", id=9, type="fixed", tunable=True,
         default="50", min="0", max="160",
         default_raw=1638400, min_raw=0, max_raw=5242880,
-        unit="px", description="turn when x \u003c this",
+        unit="px", description="turn when x < this",
     ),
     ParamDef(
         index=9, name="right_margin", id=10, type="fixed", tunable=True,
         default="50", min="0", max="160",
         default_raw=1638400, min_raw=0, max_raw=5242880,
-        unit="px", description="turn when x \u003e width - this",
+        unit="px", description="turn when x > width - this",
     ),
     ParamDef(
         index=10, name="top_margin", id=11, type="fixed", tunable=True,
         default="50", min="0", max="120",
         default_raw=1638400, min_raw=0, max_raw=3932160,
-        unit="px", description="turn when y \u003c this",
+        unit="px", description="turn when y < this",
     ),
     ParamDef(
         index=11, name="bottom_margin", id=12, type="fixed", tunable=True,
         default="50", min="0", max="120",
         default_raw=1638400, min_raw=0, max_raw=3932160,
-        unit="px", description="turn when y \u003e height - this",
+        unit="px", description="turn when y > height - this",
     ),
 )
 

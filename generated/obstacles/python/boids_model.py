@@ -68,7 +68,7 @@ PARAMS = (
         index=5, name="obstacle_range", id=6, type="fixed", tunable=True,
         default="40", min="0", max="200",
         default_raw=1310720, min_raw=0, max_raw=6553600,
-        unit="px", description="distance to an obstacle\u0027s surface",
+        unit="px", description="distance to an obstacle's surface",
     ),
     ParamDef(
         index=6, name="obstacle_weight", id=7, type="fixed", tunable=True,
