@@ -36,14 +36,12 @@ def load_spec_model(spec_path: str):
     """(GenModel, model module, note): the generated model of the spec, or,
     when generated/ is missing or stale, a fresh render in a temp dir (the
     note says so)."""
-    from codegen.model import build_model
+    from codegen.pipeline import checked_model
     from codegen.project import load_generated_model
     from codegen.render import render
-    from codegen.spec_loader import load_spec
     from pysim.model_support import ModelMismatch, load_model
 
-    spec, _ = load_spec(spec_path)
-    m = build_model(spec, spec_path)
+    m = checked_model(spec_path)  # refused exactly as `boidsgen generate` refuses it
     try:
         return m, load_generated_model(spec_path, m), None, None
     except ModelMismatch as e:
