@@ -118,3 +118,118 @@ def test_predator_push_sums_offsets_and_scales_by_sign(examples):
     scaled = value.args[1]
     assert scaled.op == "mul_int" and scaled.args[0].name == "push"
     assert scaled.args[1].op == "sign" and scaled.args[1].args[0].type == SF  # the exact sum's sign
+
+
+# --- bad rules: every error at its line:col inside the block ----------------
+
+BAD_TEMPLATE = """\
+rule_defs:
+  r:
+    description: a test rule
+    roles: {range: fixed, k: fixed, n: int}
+    neighbours: {of: boids, within: range}
+    each: |
+EACH
+    apply: |
+APPLY
+"""
+# each's first line is file line 7, apply's line 9; both blocks start at column 7.
+PARAMS = {"margin": "fixed", "steps": "int"}
+
+
+def bad_rule(tmp_path, apply="vx += k", each="s += dx", template=BAD_TEMPLATE):
+    text = (template.replace("EACH", textwrap.indent(each, " " * 6))
+            .replace("APPLY", textwrap.indent(apply, " " * 6)))
+    path, doc = load_defs(tmp_path, text)
+    with pytest.raises(SpecError) as e:
+        compile_rule("r", doc["rule_defs"]["r"], str(path), PARAMS)
+    return e.value.issues
+
+
+BAD = [
+    # (id, each, apply, line, col, reason substring)
+    ("syntax error", None, "vx += (k", 9, 13, "syntax error: '(' was never closed"),
+    ("unknown name with a hint", None, "vx += kk", 9, 13, "unknown name 'kk' (did you mean 'k'?)"),
+    ("unknown parameter with a hint", None, "vx += margn", 9, 13, "did you mean 'margin'?"),
+    ("other outside each", None, "vx += other.x", 9, 13, "other.x exists only inside each"),
+    ("assign to a role", None, "k = 1.0", 9, 7, "'k' is a role of this rule: roles are read-only"),
+    ("assign to a parameter", None, "margin = 1.0", 9, 7, "'margin' is a spec parameter"),
+    ("assign to x", None, "x = 1.0", 9, 7, "'x' is the boid's position: read-only"),
+    ("assign to self.y", None, "self.y = 1.0", 9, 7, "self.y is read-only"),
+    ("unknown function", None, "vx = foo(k)", 9, 12, "'foo' is not a function of the rule language"),
+    ("unknown function with a hint", None, "vx = mn(k, k)", 9, 12, "(did you mean 'min'?)"),
+    ("wrong argument count", None, "vx = min(k)", 9, 12, "min() takes 2 arguments, got 1"),
+    ("wrong argument count of mag", None, "vx += k  # ok\nvy += mag(k)", 10, 13, "mag() takes 2 arguments, got 1"),
+    ("fixed + int", None, "vx = k + n", 9, 14, "type mismatch in +: fixed vs int"),
+    ("fixed + int over two lines", None, "vx = (k +\n      n)", 9, 15, "type mismatch in +"),
+    ("fixed vs int in max", None, "vx = max(k, n)", 9, 12, "type mismatch in max()"),
+    ("int / fixed", None, "vx = n / k", 9, 14, "type mismatch in /: int vs fixed"),
+    ("fixed compared with int", None, "if k > n:\n    vx = k", 9, 12, "type mismatch in the comparison >"),
+    ("assigning int to the velocity", None, "vx = n", 9, 10, "the assignment to vx: fixed vs int"),
+    ("bool in arithmetic", None, "vx = k + (n > 1)", 9, 14, "a bool in arithmetic (+)"),
+    ("negated bool", None, "vx = -(n > 1)", 9, 12, "cannot negate a bool"),
+    ("int as a condition", None, "if count:\n    vx = k", 9, 10, "if needs a condition (bool), got int"),
+    ("sum read inside each", "s += dx\nt = s", "vx += k", 8, 11, "'s' is a neighbour sum: it cannot be read inside each"),
+    ("sum assigned in apply", None, "s = 1", 9, 7, "'s' is a neighbour sum: read-only in apply"),
+    ("sum grown by *=", "s *= dx", "vx += k", 7, 7, "it grows with += or -= only"),
+    ("velocity changed in each", "s += dx\nvx = 1", "vx += k", 8, 7, "the velocity changes in apply"),
+    ("velocity read in each over boids", "s += vx", "vx += k", 7, 12, "cannot be read inside each over boids"),
+    ("pair name outside each", None, "vy = dx", 9, 12, "'dx' exists only inside each"),
+    ("undeclared field of the kind", "s += other.r", "vx += k", 7, 12, "boids have no field 'r'"),
+    ("undeclared section", None, "vx += target.x", 9, 13, "add `uses: [target]`"),
+    ("read before assigned", None, "if vx > 0:\n    t = k\nvx = t", 11, 12, "'t' may be read before it is assigned"),
+    ("sqrt of an int", None, "vx = sqrt(n)", 9, 17, "sqrt() takes fixed values, got int"),
+    ("__import__", None, "vx += __import__('os')", 9, 13, "'__import__' is not a function of the rule language"),
+    ("attribute chain", None, "vx += other.x.y", 9, 13, "attribute chains are not allowed"),
+    ("os.system", None, "vx += os.system", 9, 13, "'os.system': only other.<field>, self.<field>"),
+    ("a call of an attribute", None, "vx = os.system('ls')", 9, 12, "only the language's functions can be called"),
+    ("lambda", None, "f = lambda: 1", 9, 11, "lambdas are not allowed"),
+    ("list comprehension", None, "vx = [k for k in k]", 9, 12, "comprehensions are not allowed"),
+    ("f-string", None, "vx = f'{k}'", 9, 12, "f-strings are not allowed"),
+    ("walrus", None, "if (q := k) > 0:\n    vx = q", 9, 11, "the walrus operator (:=) is not allowed"),
+    ("for loop", None, "for i in n:\n    vx += k", 9, 7, "loops are not allowed"),
+    ("while loop", None, "while vx > k:\n    vx -= k", 9, 7, "loops are not allowed"),
+    ("subscript", None, "vx = k[0]", 9, 12, "subscripts (a[i]) are not allowed"),
+    ("import", None, "import os", 9, 7, "imports are not allowed"),
+    ("string", None, "vx = 'k'", 9, 12, "strings are not a value"),
+    ("modulo", None, "vx = k % 2", 9, 14, "% is not in the language"),
+    ("floor division", None, "vx = k // 2", 9, 14, "// is not in the language"),
+    ("shift", None, "vx = k << 2", 9, 14, "shifts are not in the language"),
+    ("huge int literal", None, "vx = 3000000000", 9, 12, "too large (beyond 32 bits)"),
+    ("huge fixed literal", None, "vx = 100000.0", 9, 12, "outside the fixed-point range"),
+    ("huge int literal used as fixed", None, "vx = 40000", 9, 12, "outside the fixed-point range"),
+    ("body over the size limit", None, "vx += k\n" * 201, 209, 7, "a block holds at most 200 lines"),
+    ("expression over the depth limit", None, "vx = " + "k + " * 40 + "k", 9, 12,
+     "expression nested deeper than 32 levels"),
+    ("call nesting over the depth limit", None, "vx = " + "abs(" * 40 + "k" + ")" * 40, 9, 12 + 32 * 4,
+     "expression nested deeper than 32 levels"),
+    ("C keyword register", None, "register = 3", 9, 7, "'register' is a reserved word in C or Python"),
+    ("C keyword goto", None, "vx += k\ngoto = 3", 10, 7, "'goto' is a reserved word"),
+    ("C keyword auto in each", "auto = dx\ns += auto", "vx += k", 7, 7, "'auto' is a reserved word"),
+    ("C keyword as a sum", "s += dx\nstatic += 1", "vx += k", 8, 7, "'static' is a reserved word"),
+    ("Python keyword as a name", None, "vx = lambda_ + class", 9, 22, "syntax error"),
+    ("generated identifier", None, "none = 3", 9, 7, "'none' is reserved: the generated code uses it"),
+    ("C predefined macro", None, "unix = 3", 9, 7, "'unix' is a predefined macro"),
+    ("language name as a local", None, "count = 1", 9, 7, "'count' is a name of the rule language"),
+    ("function name as a local", None, "min = 1", 9, 7, "'min' is a name of the rule language"),
+    ("upper-case name", None, "Vx = k", 9, 7, "is not a name of the language"),
+    ("chained assignment", None, "a = b = k", 9, 7, "one target per assignment"),
+    ("unpacking", None, "vx, vy = k, k", 9, 7, "one name per assignment"),
+    ("/=", None, "vx /= k", 9, 10, "only +=, -= and *= update a name in place"),
+    ("a bare expression", None, "vx + k", 9, 7, "an expression alone does nothing"),
+    ("d2 in arithmetic", "s += d2", "vx += k", 7, 9, "a sum adds fixed or int values, not square"),
+    ("d2 compared with a fixed", "if d2 < range:\n    s += dx", "vx += k", 7, 13, "type mismatch in the comparison <"),
+    ("is", None, "if k is k:\n    vx = k", 9, 12, "'is' is not in the language"),
+    ("return", None, "return", 9, 7, "'return' statements are not in the language"),
+]
+
+
+@pytest.mark.parametrize("each, apply, line, col, reason", [c[1:] for c in BAD], ids=[c[0] for c in BAD])
+def test_bad_rule_is_located(tmp_path, each, apply, line, col, reason):
+    issues = bad_rule(tmp_path, apply=apply, each=each or "s += dx")
+    assert issues, "no error"
+    first = issues[0]
+    assert (first.line, first.col) == (line, col), str(first)
+    if reason is not None:
+        assert reason in first.reason, str(first)
+    assert first.path.endswith("spec.yaml") and first.field.startswith("rule_defs.r.")

@@ -149,8 +149,8 @@ class Parser:
             if len(node.targets) != 1:
                 return self.error(self.pos(node), "one target per assignment (a = b = c is not allowed)")
             target = self.target(node.targets[0])
-            value = self.expr(node.value, 1)
-            if target is None or value is None:
+            value = self.expr(node.value, 1) if target is not None else None
+            if value is None:
                 return None
             return s.SAssign(target, value, self.between(node.targets[0], node.value))
         if isinstance(node, ast.AugAssign):
@@ -159,8 +159,8 @@ class Parser:
             if op is None:
                 return self.error(where, "only +=, -= and *= update a name in place")
             target = self.target(node.target)
-            value = self.expr(node.value, 1)
-            if target is None or value is None:
+            value = self.expr(node.value, 1) if target is not None else None
+            if value is None:
                 return None
             return s.SAug(target, op, value, where)
         if isinstance(node, ast.If):
@@ -197,8 +197,9 @@ class Parser:
             op = _ARITH.get(type(node.op))
             if op is None:
                 return self.error(where, _REFUSED_BINOP.get(type(node.op), "operator not in the language"))
-            left, right = self.expr(node.left, d), self.expr(node.right, d)
-            return None if left is None or right is None else s.Binary(op, left, right, where)
+            left = self.expr(node.left, d)
+            right = self.expr(node.right, d) if left is not None else None  # one error per expression
+            return None if right is None else s.Binary(op, left, right, where)
         if isinstance(node, ast.UnaryOp):
             operand = self.expr(node.operand, d)
             if isinstance(node.op, ast.UAdd):
@@ -211,16 +212,16 @@ class Parser:
             return self.compare(node, d)
         if isinstance(node, ast.BoolOp):
             op = "and" if isinstance(node.op, ast.And) else "or"
-            parts = [self.expr(v, d) for v in node.values]
-            if any(p is None for p in parts):
+            parts = self.all(node.values, d)
+            if parts is None:
                 return None
             out = parts[0]
             for i in range(1, len(parts)):
                 out = s.Logic(op, out, parts[i], self.between(node.values[i - 1], node.values[i]))
             return out
         if isinstance(node, ast.IfExp):
-            cond, a, b = self.expr(node.test, d), self.expr(node.body, d), self.expr(node.orelse, d)
-            return None if None in (cond, a, b) else s.IfElse(cond, a, b, self.pos(node))
+            parts = self.all([node.test, node.body, node.orelse], d)
+            return None if parts is None else s.IfElse(*parts, self.pos(node))
         if isinstance(node, ast.Call):
             return self.call(node, d)
         if isinstance(node, ast.Name):
@@ -232,9 +233,21 @@ class Parser:
         reason = _REFUSED_EXPR.get(type(node), f"'{type(node).__name__}' is not in the language")
         return self.error(self.pos(node), reason)
 
+    def all(self, nodes: list, d: int):
+        """The expressions, or None at the first that fails (one error per expression)."""
+        out = []
+        for n in nodes:
+            x = self.expr(n, d)
+            if x is None:
+                return None
+            out.append(x)
+        return out
+
     def compare(self, node: ast.Compare, d: int):
         items = [node.left] + list(node.comparators)
-        parts = [self.expr(v, d) for v in items]
+        parts = self.all(items, d)
+        if parts is None:
+            return None
         out = None
         for i, op in enumerate(node.ops):
             where = self.between(items[i], items[i + 1])
@@ -242,8 +255,6 @@ class Parser:
             if sym is None:
                 word = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}[type(op)]
                 return self.error(where, f"'{word}' is not in the language: compare with == or !=")
-            if parts[i] is None or parts[i + 1] is None:
-                return None
             cmp = s.Compare(sym, parts[i], parts[i + 1], where)
             out = cmp if out is None else s.Logic("and", out, cmp, where)
         return out
@@ -251,13 +262,12 @@ class Parser:
     def call(self, node: ast.Call, d: int):
         if not isinstance(node.func, ast.Name):
             return self.error(self.pos(node.func), "only the language's functions can be called, by their plain name")
+        if not NAME_RE.match(node.func.id):
+            return self.error(self.pos(node.func), f"'{node.func.id}' is not a function of the rule language")
         if node.keywords:
             return self.error(self.pos(node.keywords[0].value), "no keyword arguments")
-        args = [self.expr(a, d) for a in node.args]
-        name = self.name(node.func)
-        if name is None or any(a is None for a in args):
-            return None
-        return s.Call(name.id, tuple(args), name.pos)
+        args = self.all(node.args, d)
+        return None if args is None else s.Call(node.func.id, tuple(args), self.pos(node.func))
 
     def name(self, node: ast.Name):
         if not NAME_RE.match(node.id):
