@@ -233,3 +233,297 @@ def test_bad_rule_is_located(tmp_path, each, apply, line, col, reason):
     if reason is not None:
         assert reason in first.reason, str(first)
     assert first.path.endswith("spec.yaml") and first.field.startswith("rule_defs.r.")
+
+
+# --- the definition's keys, and where their errors point ---------------------
+
+def one_rule(tmp_path, body: str, params=None):
+    """Compile `r` from `rule_defs:\\n  r:\\n` + body (body indented 4)."""
+    text = "rule_defs:\n  r:\n" + textwrap.indent(textwrap.dedent(body), " " * 4)
+    path, doc = load_defs(tmp_path, text)
+    return compile_rule("r", doc["rule_defs"]["r"], str(path), params or PARAMS)
+
+
+def one_rule_issues(tmp_path, body: str, params=None):
+    with pytest.raises(SpecError) as e:
+        one_rule(tmp_path, body, params)
+    return [(i.line, i.col, i.field, i.reason) for i in e.value.issues]
+
+
+HEADER_BAD = [
+    ("state without an initial value", """\
+        description: d
+        roles: {k: fixed}
+        state: {urge: }
+        apply: |
+          urge = urge + k
+        """, 5, 13, "rule_defs.r.state.urge", "state 'urge' needs an initial value"),
+    ("undeclared neighbour kind", """\
+        description: d
+        roles: {range: fixed}
+        neighbours: {of: boid, within: range}
+        each: |
+          s += dx
+        apply: |
+          vx += s
+        """, 5, 22, "rule_defs.r.neighbours.of", "(did you mean 'boids'?)"),
+    ("within is not a role", """\
+        description: d
+        roles: {range: fixed}
+        neighbours: {of: boids, within: rnge}
+        apply: |
+          vx += 1
+        """, 5, 37, "rule_defs.r.neighbours.within", "'rnge' is not a role of this rule (a range is a fixed role) "
+                                                     "(did you mean 'range'?)"),
+    ("boids without a range", """\
+        description: d
+        neighbours: {of: boids}
+        apply: |
+          vx += 1
+        """, 4, 17, "rule_defs.r.neighbours.within", "boids need `within: <range role>`"),
+    ("each without neighbours", """\
+        description: d
+        each: |
+          s += 1
+        apply: |
+          vx += 1
+        """, 4, 5, "rule_defs.r.each", "each needs `neighbours:`"),
+    ("unknown key", """\
+        description: d
+        aply: |
+          vx += 1
+        """, 4, 5, "rule_defs.r.aply", "unknown key 'aply' (did you mean 'apply'?)"),
+    ("role type", """\
+        description: d
+        roles: {k: fixd}
+        apply: |
+          vx += k
+        """, 4, 16, "rule_defs.r.roles.k", "(did you mean 'fixed'?)"),
+    ("role named vx", """\
+        description: d
+        roles: {vx: fixed}
+        apply: |
+          vy += 1
+        """, 4, 13, "rule_defs.r.roles.vx", "a role cannot be named 'vx'"),
+    ("state named like a role", """\
+        description: d
+        roles: {k: fixed}
+        state: {k: 0}
+        apply: |
+          vx += k
+        """, 5, 13, "rule_defs.r.state.k", "'k' is a role of this rule"),
+    ("missing description", """\
+        roles: {k: fixed}
+        apply: |
+          vx += k
+        """, 3, 5, "rule_defs.r.description", "a rule needs a description"),
+    ("folded block", """\
+        description: d
+        apply: >
+          vx += 1
+        """, 4, 12, "rule_defs.r.apply", "a folded block (`>`) joins its lines"),
+    ("plain one-line block", """\
+        description: d
+        apply: vx += kk
+        """, 4, 18, "rule_defs.r.apply", "unknown name 'kk'"),
+    ("quoted one-line block", """\
+        description: d
+        apply: "vx += kk"
+        """, 4, 19, "rule_defs.r.apply", "unknown name 'kk'"),
+    ("block with an indentation indicator", """\
+        description: d
+        apply: |2
+          vx += kk
+        """, 5, 13, "rule_defs.r.apply", "unknown name 'kk'"),
+    ("block after blank lines and a comment", """\
+        description: d
+        apply: |  # the code
+
+          vx += 1
+
+          vy += kk
+        """, 8, 13, "rule_defs.r.apply", "unknown name 'kk'"),
+    ("state initial expression", """\
+        description: d
+        roles: {k: fixed}
+        state: {b: "k + nn"}
+        apply: |
+          vx += b
+        """, 5, 21, "rule_defs.r.state.b", "unknown name 'nn'"),
+    ("state initial reads the velocity", """\
+        description: d
+        state: {b: vx}
+        apply: |
+          vy += b
+        """, 4, 16, "rule_defs.r.state.b", "a state's initial value is computed at spawn"),
+    ("role shadows a function", """\
+        description: d
+        roles: {min: fixed, max: fixed}
+        apply: |
+          vx = max(vx, min)
+        """, 6, 12, "rule_defs.r.apply", "'max' is a role of this rule here, not the function max()"),
+    ("sum of two types", """\
+        description: d
+        roles: {range: fixed, n: int}
+        neighbours: {of: boids, within: range}
+        each: |
+          s += dx
+          s += n
+        apply: |
+          vx += s
+        """, 8, 9, "rule_defs.r.each", "the sum 's' adds fixed values, this is int"),
+    ("a kind's field on another kind", """\
+        description: d
+        roles: {range: fixed}
+        neighbours: {of: predators, within: range}
+        each: |
+          s += other.r
+        apply: |
+          vx += s
+        """, 7, 12, "rule_defs.r.each", "predators have no field 'r' (fields: x, y, vx, vy)"),
+]
+
+
+@pytest.mark.parametrize("body, line, col, fld, reason", [c[1:] for c in HEADER_BAD], ids=[c[0] for c in HEADER_BAD])
+def test_bad_definition_is_located(tmp_path, body, line, col, fld, reason):
+    issues = one_rule_issues(tmp_path, body)
+    assert any((ln, cl, f) == (line, col, fld) and reason in r for ln, cl, f, r in issues), issues
+
+
+def test_every_error_of_a_rule_is_reported_in_file_order(tmp_path):
+    issues = one_rule_issues(tmp_path, """\
+        description: d
+        roles: {range: fixed, n: int}
+        neighbours: {of: boids, within: range}
+        each: |
+          s += other.q
+        apply: |
+          vx += kk
+          vy = n
+          goto = 1
+        """)
+    assert [(ln, cl) for ln, cl, _, _ in issues] == [(7, 12), (9, 13), (10, 10), (11, 7)]
+    assert "unknown name 'kk'" in issues[1][3] and "fixed vs int" in issues[2][3]
+
+
+# --- decisions: what the language means --------------------------------------
+
+def test_position_stays_reachable_as_self_when_roles_shadow_it(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {x: fixed}
+        apply: |
+          vx += x - self.x
+        """)
+    sub = r.apply[0].value.args[1]
+    assert sub.op == "sub" and sub.args[0].kind == "role" and sub.args[1].kind == "self"
+
+
+def test_integer_literals_adapt_and_decimals_are_fixed(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {n: int}
+        apply: |
+          vx = 1
+          vy = 1 / 2 + 0.25
+          m = n * 2
+          z = 0
+        """)
+    one = r.apply[0].value
+    assert one.type == F and one.value == 1  # 1 is 1.0: the emitter converts it with the format
+    half = r.apply[1].value
+    assert half.op == "add" and half.args[0].op == "div" and half.args[0].args[0].type == F
+    assert r.apply[2].value.op == "imul"
+    assert {(lc.name, lc.type) for lc in r.locals} == {("m", I), ("z", I)}  # nothing decides: int
+
+
+def test_mixed_int_and_fixed_are_named_ops(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {k: fixed, n: int}
+        apply: |
+          vx = k * n
+          vy = k / n
+          m = n / 2
+          vx += fixed(m) - fixed(int(k))
+        """)
+    assert [st.value.op for st in r.apply[:3]] == ["mul_int", "div_int", "idiv"]
+    conv = r.apply[3].value.args[1]
+    assert conv.args[0].op == "int_to_fixed" and conv.args[1].args[0].op == "fixed_to_int"
+
+
+def test_sums_are_whole_when_compared_or_averaged_and_wrapped_elsewhere(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {range: fixed, k: fixed}
+        neighbours: {of: boids, within: range, coincident: false}
+        each: |
+          s += other.vx
+          c -= dx
+          n += 1
+        apply: |
+          if count > 0 and s > 0:
+              vx += (s / count - vx) * k
+          vy += c * k
+          if n > 2:
+              vy += fixed(n / 2)
+        """)
+    assert [(x.name, x.type) for x in r.sums] == [("s", SF), ("c", SF), ("n", SI)]
+    assert r.each[1].op == "acc_sub"
+    cond = r.apply[0].cond
+    assert cond.op == "and" and cond.args[1].args[0].type == SF  # 64-bit compare
+    mean = r.apply[0].then[0].value.args[1].args[0].args[0]
+    assert mean.op == "sum_mean" and mean.args[1].kind == "count"
+    assert r.apply[1].value.args[1].args[0].op == "sum_to_fixed"
+    assert r.apply[2].then[0].value.args[1].args[0].op == "sum_idiv"
+    assert r.neighbours.coincident is False and r.reads_apply.count
+
+
+def test_dist_is_needed_only_where_used(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {range: fixed}
+        neighbours: {of: boids, within: range, coincident: false}
+        each: |
+          s += dx / dist
+          if d2 < sq(range / 2):
+              near += 1
+        apply: |
+          vx += s
+        """)
+    assert r.needs_dist and r.reads_each.pair == {"dx", "dist", "d2"}
+    cmp = r.each[1].cond
+    assert cmp.op == "lt" and cmp.args[0].type == Type.SQUARE and cmp.args[1].op == "sq"
+
+
+def test_other_kinds_see_the_velocity_and_their_own_fields(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {w: fixed}
+        neighbours: {of: obstacles}
+        each: |
+          if vx * dx + vy * dy < 0 and dist > other.r:
+              s += dx
+        apply: |
+          vx += s * w
+        """)
+    assert r.neighbours.within is None and r.reads_each.other_fields == {"r"}
+    assert r.reads_each.self_fields == {"vx", "vy"}
+
+
+def test_state_types_come_from_initial_values_and_uses(tmp_path):
+    r = one_rule(tmp_path, """\
+        description: d
+        roles: {k: fixed, n: int}
+        uses: [scouts]
+        state: {a: k, b: 0, c: 0, d: "k if index < scouts.group1 else 0", e: 0.5, f: false}
+        apply: |
+          b = b + 1
+          if c > 2 and not f:
+              c = 0
+          vx += a + d + e
+        """)
+    types = {st.name: st.type for st in r.state}
+    assert types == {"a": F, "b": I, "c": I, "d": F, "e": F, "f": B}
+    d = next(st for st in r.state if st.name == "d")
+    assert d.initial.op == "select" and d.initial.args[2].type == F
