@@ -312,17 +312,26 @@ def _apply(code, a, b, c, d, e, fb):
     return np.int64(-999)
 
 
-# One kernel per format, the Q format a constant as in generated code.
+# One kernel per format, the Q format a constant as in generated code. Each
+# returns the fxops.py hash it was compiled against: numba's cache does not
+# see a change in pysim/fxops.py, whose functions are inlined here (numba
+# issues #1833, #9483), so a kernel cached from another version is
+# recompiled (the generated simulator carries the hash in its source instead).
+_SRC = int(F.SOURCE_HASH[:15], 16)
+
+
 @njit(cache=True)
 def _kernel15(codes, args, out):
     for i in range(codes.size):
         out[i] = _apply(codes[i], args[i, 0], args[i, 1], args[i, 2], args[i, 3], args[i, 4], 15)
+    return _SRC
 
 
 @njit(cache=True)
 def _kernel16(codes, args, out):
     for i in range(codes.size):
         out[i] = _apply(codes[i], args[i, 0], args[i, 1], args[i, 2], args[i, 3], args[i, 4], 16)
+    return _SRC
 
 
 KERNELS = {15: _kernel15, 16: _kernel16}
@@ -332,7 +341,11 @@ def run_kernel(fb: int, cases) -> list[int]:
     codes = np.array([CODE[c[0]] for c in cases], dtype=np.int64)
     args = np.array([[_s64(v) for v in c[1:]] for c in cases], dtype=np.int64)
     out = np.zeros(len(cases), dtype=np.int64)
-    KERNELS[fb](codes, args, out)
+    kernel = KERNELS[fb]
+    if kernel(codes[:0], args[:0], out[:0]) != _SRC:  # cached against another fxops.py
+        kernel.recompile()
+        assert kernel(codes[:0], args[:0], out[:0]) == _SRC
+    kernel(codes, args, out)
     return [int(v) & M64 if c[0] in UNSIGNED else int(v) for v, c in zip(out, cases)]
 
 
