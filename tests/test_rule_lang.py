@@ -527,3 +527,134 @@ def test_state_types_come_from_initial_values_and_uses(tmp_path):
     assert types == {"a": F, "b": I, "c": I, "d": F, "e": F, "f": B}
     d = next(st for st in r.state if st.name == "d")
     assert d.initial.op == "select" and d.initial.args[2].type == F
+
+
+# --- the library in the language: op for op with today's C templates --------
+
+from codegen.lang.ir import Const, Ref  # noqa: E402
+from codegen.lang.library import DEFS, library_files, load_rule_file  # noqa: E402
+from codegen.lang.ops import OPS  # noqa: E402
+
+
+def c_expr(e) -> str:
+    """The IR in fixed.h spelling (ops.OPS[...].c), to hold it against the templates."""
+    if isinstance(e, Const):
+        if e.type == F:
+            return {0: "0", 1: "FX_ONE"}.get(e.value, f"FX({e.value})")
+        return str(int(e.value))
+    if isinstance(e, Ref):
+        if e.kind == "other":
+            return f"o->{e.name}"
+        if e.kind == "world":
+            return "f->" + e.name.replace(".", "_")
+        if e.kind == "screen":
+            return f"BOIDS_{e.name.upper()}_FX"
+        return e.name
+    return OPS[e.op].c.format(*(c_expr(a) for a in e.args))
+
+
+def c_lines(body, out=None, ind="") -> list:
+    out = [] if out is None else out
+    for st in body:
+        if isinstance(st, Assign):
+            out.append(f"{ind}{st.target.name} = {c_expr(st.value)};")
+        elif isinstance(st, Accumulate):
+            out.append(f"{ind}{st.sum} {'+=' if st.op == 'acc_add' else '-='} {c_expr(st.value)};")
+        else:
+            out.append(f"{ind}if {c_expr(st.cond)} {{")
+            c_lines(st.then, out, ind + "    ")
+            if st.orelse:
+                out.append(f"{ind}}} else {{")
+                c_lines(st.orelse, out, ind + "    ")
+            out.append(f"{ind}}}")
+    return out
+
+
+def same_c(body, expected: str) -> None:
+    assert c_lines(body) == textwrap.dedent(expected).strip().splitlines()
+
+
+# Expected code: the C of codegen/rules/<rule>/rule.c.j2, with the template's
+# names (a role for {{ r.c('role') }}, count for n_visual / r.count_var) and
+# one statement per line, as the IR spells it.
+OP_FOR_OP = {
+    "separation": ("""
+        close_dx += dx;
+        close_dy += dy;
+        """, """
+        vx = fx_add(vx, fx_mul(fx_acc_fx(close_dx), factor));
+        vy = fx_add(vy, fx_mul(fx_acc_fx(close_dy), factor));
+        """),
+    "alignment": ("""
+        sum_vx += o->vx;
+        sum_vy += o->vy;
+        """, """
+        if (count > 0) {
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(sum_vx, count), vx), factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(sum_vy, count), vy), factor));
+        }
+        """),
+    "cohesion": ("""
+        sum_x += o->x;
+        sum_y += o->y;
+        """, """
+        if (count > 0) {
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(sum_x, count), x), factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(sum_y, count), y), factor));
+        }
+        """),
+    "edges": ("", """
+        if (y < top) {
+            vy = fx_add(vy, factor);
+        }
+        if (x > fx_sub(BOIDS_WIDTH_FX, right)) {
+            vx = fx_sub(vx, factor);
+        }
+        if (x < left) {
+            vx = fx_add(vx, factor);
+        }
+        if (y > fx_sub(BOIDS_HEIGHT_FX, bottom)) {
+            vy = fx_sub(vy, factor);
+        }
+        """),
+    "speed_limit": ("", """
+        speed = BOIDS_MAG(vx, vy);
+        if (speed < min) {
+            if (speed == 0) {
+                vx = min;
+                vy = 0;
+            } else {
+                vx = fx_mul(fx_div(vx, speed), min);
+                vy = fx_mul(fx_div(vy, speed), min);
+            }
+        } else {
+            if (speed > max) {
+                vx = fx_mul(fx_div(vx, speed), max);
+                vy = fx_mul(fx_div(vy, speed), max);
+            }
+        }
+        """),
+}
+
+
+@pytest.mark.parametrize("path", library_files(), ids=lambda p: p.stem)
+def test_library_rule_compiles(path):
+    rule = load_rule_file(path)
+    assert rule.name == path.stem and rule.description and rule.seed
+    assert (path.parent.parent / rule.name / "rule.c.j2").exists()  # the template it follows
+
+
+@pytest.mark.parametrize("name", sorted(OP_FOR_OP))
+def test_library_rule_is_the_template_op_for_op(name):
+    rule = load_rule_file(DEFS / f"{name}.yaml")
+    each, apply = OP_FOR_OP[name]
+    same_c(rule.each, each)
+    same_c(rule.apply, apply)
+
+
+def test_library_zones_are_the_seed_zones():
+    sep, ali, coh = (load_rule_file(DEFS / f"{n}.yaml") for n in ("separation", "alignment", "cohesion"))
+    assert (sep.neighbours.within, sep.neighbours.box, sep.neighbours.outside) == ("range", "visual", None)
+    for r in (ali, coh):
+        assert (r.neighbours.within, r.neighbours.outside) == ("range", "protected") and r.neighbours.coincident
+    assert not any(r.needs_dist for r in (sep, ali, coh))

@@ -105,14 +105,18 @@ class Blocks:
         if isinstance(st, s.SPass):
             return None
         if isinstance(st, s.SIf):
-            cond = self.ex.cond(st.cond, "if")
+            try:
+                cond = self.ex.cond(st.cond, "if")
+            except TypeErr as e:  # still check the branches: every error of the rule is reported
+                self.error(e.pos, e.reason)
+                cond = None
             before = self.scope.assigned
             then = self._branch(st.body, before)
             after_then = self.scope.assigned
             orelse = self._branch(st.orelse, before)
             if before is not None:
                 self.scope.assigned = after_then & self.scope.assigned
-            return If(cond, then, orelse, st.pos)
+            return None if cond is None else If(cond, then, orelse, st.pos)
         if id(st) in self.bad_targets:
             return None
         if self.scope.block == "each" and isinstance(st, s.SAug) and isinstance(st.target, s.Name) \

@@ -82,6 +82,9 @@ class Exprs:
     def cond(self, e, what: str):
         x = self.expr(e)
         t = resolve(x.type)
+        if isinstance(t, TVar):  # only inferring: whatever is tested is a bool
+            t.ref = B
+            return x
         if t != B:
             shown = "an integer literal" if t == LIT else str(t) if not isinstance(t, TVar) else "a number"
             raise TypeErr(getattr(x, "pos", e.pos), f"{what} needs a condition (bool), got {shown}: compare it, "
@@ -106,6 +109,8 @@ class Exprs:
         t = resolve(t)
         if resolve(x.type) != LIT or isinstance(t, TVar) or t == LIT:
             return x
+        if t not in (F, I, SQ):
+            raise TypeErr(x.pos, f"an integer literal is a number, not a {t}")
         if isinstance(x, Const):
             if t == F:
                 return self._fixed_const(Fraction(x.value), x.pos)

@@ -6,7 +6,8 @@ neighbours, sections, state declarations, and its blocks parsed.
   roles: {name: fixed|int|bool}    the parameters it takes (a bool role is an
                                    int parameter read as `!= 0`)
   neighbours: {of: boids|predators|obstacles|food, within: <role>,
-               outside: <role>, coincident: true|false, pick: all|nearest}
+               outside: <role>, box: <role>, coincident: true|false,
+               pick: all|nearest}
   uses: [target, ledge, scouts]    spec sections it reads (target.x ...)
   state: {name: initial}           per-boid state; the initial value is a
                                    number, or an expression over roles,
@@ -16,6 +17,10 @@ neighbours, sections, state declarations, and its blocks parsed.
 
 `within` is required for boids (it bounds the pair loop) and optional for
 the other kinds (without it every entity of the kind is visited).
+`outside` and `box` express the seed's zones (seed 000): a boid inside the
+protected range is not in the visual zone (`outside: protected`), and the
+seed's box test on the visual range bounds the protected zone too
+(`box: visual`, which only matters when protected > visual).
 `coincident: false` leaves out neighbours at the boid's own position
 (d2 = 0; the force rules divide by the distance); by default they count, as
 in the seed's protected zone.
@@ -33,7 +38,7 @@ from .parse import NAME_RE, parse_block, parse_expr
 from .scope import KINDS, ROLE_RESERVED, SECTIONS
 
 KEYS = ("description", "seed", "roles", "neighbours", "uses", "state", "each", "apply")
-NEIGHBOUR_KEYS = ("of", "within", "outside", "coincident", "pick")
+NEIGHBOUR_KEYS = ("of", "within", "outside", "box", "coincident", "pick")
 ROLE_TYPES = {"fixed": Type.FIXED, "int": Type.INT, "bool": Type.BOOL}
 MAX_DESCRIPTION = 500
 
@@ -162,7 +167,7 @@ def _neighbours(node, h: Header) -> None:
              f"neighbours of what? {', '.join(KINDS)}{_did_you_mean(of, KINDS) if of else ''}"))
         ok = False
     ranges = {}
-    for k in ("within", "outside"):
+    for k in ("within", "outside", "box"):
         r = nb.get(k)
         if r is None:
             continue
@@ -190,7 +195,7 @@ def _neighbours(node, h: Header) -> None:
         ok = False
     if ok:
         h.neighbours = Neighbours(of, ranges.get("within"), ranges.get("outside"), coincident, pick,
-                                  value_pos(node, "neighbours"))
+                                  value_pos(node, "neighbours"), ranges.get("box"))
 
 
 def _state(node, h: Header, lines: list[str]) -> None:

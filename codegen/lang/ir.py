@@ -144,15 +144,18 @@ class Role:
 class Neighbours:
     """Which neighbours `each` runs for. A neighbour is in range when
     d2 < within^2 (no `within`: every entity of the kind; boids need one),
-    and not d2 < outside^2 (the seed's else-if zones), and, with
-    coincident false, d2 != 0. pick 'nearest': only the one with the least
-    d2 (ties: the lower index), so count is 0 or 1."""
+    and not d2 < outside^2 (the seed's else-if zones), and, with `box`,
+    |dx| < box and |dy| < box (the seed's box pre-test on the visual range,
+    which also bounds its protected zone), and, with coincident false,
+    d2 != 0. pick 'nearest': only the one with the least d2 (ties: the lower
+    index), so count is 0 or 1. Ranges are role names."""
     of: str
     within: str | None
     outside: str | None
     coincident: bool
     pick: str
     pos: Pos
+    box: str | None = None
 
 
 @dataclass(frozen=True)
