@@ -634,6 +634,198 @@ OP_FOR_OP = {
             }
         }
         """),
+    "alignment_force": ("""
+        sum_vx += o->vx;
+        sum_vy += o->vy;
+        """, """
+        if (count > 0) {
+            ax = fx_acc_mean(sum_vx, count);
+            ay = fx_acc_mean(sum_vy, count);
+            m = BOIDS_MAG(ax, ay);
+            if (m > max_force) {
+                ax = fx_mul(fx_div(ax, m), max_force);
+                ay = fx_mul(fx_div(ay, m), max_force);
+            }
+            vx = fx_add(vx, fx_mul(ax, weight));
+            vy = fx_add(vy, fx_mul(ay, weight));
+        }
+        """),
+    "alignment_unit": ("""
+        sum_vx += o->vx;
+        sum_vy += o->vy;
+        """, """
+        if (count > 0) {
+            ax = fx_acc_mean(sum_vx, count);
+            ay = fx_acc_mean(sum_vy, count);
+            m = BOIDS_MAG(ax, ay);
+            if (m > 0) {
+                vx = fx_add(vx, fx_mul(fx_div(ax, m), weight));
+                vy = fx_add(vy, fx_mul(fx_div(ay, m), weight));
+            }
+        }
+        """),
+    "cohesion_force": ("""
+        to_x -= dx;
+        to_y -= dy;
+        """, """
+        if (count > 0) {
+            cx = fx_acc_mean(to_x, count);
+            cy = fx_acc_mean(to_y, count);
+            m = BOIDS_MAG(cx, cy);
+            if (m > max_force) {
+                cx = fx_mul(fx_div(cx, m), max_force);
+                cy = fx_mul(fx_div(cy, m), max_force);
+            }
+            vx = fx_add(vx, fx_mul(cx, weight));
+            vy = fx_add(vy, fx_mul(cy, weight));
+        }
+        """),
+    "cohesion_radius": ("""
+        sum_x += o->x;
+        sum_y += o->y;
+        """, """
+        if (count > 0) {
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(sum_x, count), x), weight));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(sum_y, count), y), weight));
+        }
+        """),
+    "food_tracking": ("""
+        to_x += fx_sub(o->x, x);
+        to_y += fx_sub(o->y, y);
+        """, """
+        if (count > 0) {
+            vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), factor));
+            vy = fx_add(vy, fx_mul(fx_acc_fx(to_y), factor));
+        }
+        """),
+    "gravity": ("", """
+        vy = fx_add(vy, g);
+        """),
+    "obstacle_avoidance": ("""
+        surf = fx_sub(dist, o->r);
+        if (surf < 0) {
+            surf = 0;
+        }
+        if ((dist > 0) && (surf < range)) {
+            ux = fx_div(dx, dist);
+            uy = fx_div(dy, dist);
+            s = fx_div(FX_ONE, fx_add(FX_ONE, surf));
+            dot = fx_add(fx_mul(vx, ux), fx_mul(vy, uy));
+            push_x += fx_mul(ux, s);
+            push_y += fx_mul(uy, s);
+            if (dot < 0) {
+                px = fx_sub(vx, fx_mul(dot, ux));
+                py = fx_sub(vy, fx_mul(dot, uy));
+                pm = BOIDS_MAG(px, py);
+                if (pm > 0) {
+                    px = fx_div(px, pm);
+                    py = fx_div(py, pm);
+                } else {
+                    px = fx_neg(uy);
+                    py = ux;
+                }
+                push_x += fx_mul(px, s);
+                push_y += fx_mul(py, s);
+            }
+        }
+        """, """
+        vx = fx_add(vx, fx_mul(fx_acc_fx(push_x), weight));
+        vy = fx_add(vy, fx_mul(fx_acc_fx(push_y), weight));
+        """),
+    "predator_avoidance": ("""
+        sum_dx += dx;
+        sum_dy += dy;
+        """, """
+        if (count > 0) {
+            if (sum_dy > 0) {
+                vy = fx_add(vy, factor);
+            }
+            if (sum_dy < 0) {
+                vy = fx_sub(vy, factor);
+            }
+            if (sum_dx > 0) {
+                vx = fx_add(vx, factor);
+            }
+            if (sum_dx < 0) {
+                vx = fx_sub(vx, factor);
+            }
+        }
+        """),
+    "predator_flee": ("""
+        s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
+        flee_x += fx_mul(fx_div(dx, dist), s);
+        flee_y += fx_mul(fx_div(dy, dist), s);
+        """, """
+        vx = fx_add(vx, fx_mul(fx_acc_fx(flee_x), weight));
+        vy = fx_add(vy, fx_mul(fx_acc_fx(flee_y), weight));
+        """),
+    "scout_bias": ("", """
+        group = ((index < f->scouts_group1) ? 1 : (((int32_t)((uint32_t)index - (uint32_t)f->scouts_group1) < f->scouts_group2) ? 2 : 0));
+        if (group != 0) {
+            if (dynamic != 0) {
+                b = bias;
+                if (((group == 1) && (vx > 0)) || ((group == 2) && (vx < 0))) {
+                    b = fx_add(b, increment);
+                    if (b > max_bias) {
+                        b = max_bias;
+                    }
+                } else {
+                    b = fx_sub(b, increment);
+                    if (b < increment) {
+                        b = increment;
+                    }
+                }
+            } else {
+                b = ((group == 1) ? bias1 : bias2);
+            }
+            bias = b;
+            vx = fx_add(fx_mul(fx_sub(FX_ONE, b), vx), ((group == 1) ? b : fx_neg(b)));
+        }
+        """),
+    "separation_force": ("""
+        d = ((dist < FX_ONE) ? FX_ONE : dist);
+        push_x += fx_div(fx_div(dx, dist), d);
+        push_y += fx_div(fx_div(dy, dist), d);
+        """, """
+        if (count > 0) {
+            vx = fx_add(vx, fx_mul(fx_acc_mean(push_x, count), weight));
+            vy = fx_add(vy, fx_mul(fx_acc_mean(push_y, count), weight));
+        }
+        """),
+    "separation_inverse": ("""
+        s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
+        push_x += fx_mul(fx_div(dx, dist), s);
+        push_y += fx_mul(fx_div(dy, dist), s);
+        """, """
+        vx = fx_add(vx, fx_mul(fx_acc_fx(push_x), weight));
+        vy = fx_add(vy, fx_mul(fx_acc_fx(push_y), weight));
+        """),
+    "speed_cap": ("", """
+        m = BOIDS_MAG(vx, vy);
+        if (m > max) {
+            vx = fx_mul(fx_div(vx, m), max);
+            vy = fx_mul(fx_div(vy, m), max);
+        }
+        vx = fx_mul(vx, multiplier);
+        vy = fx_mul(vy, multiplier);
+        """),
+    "speed_regulation": ("", """
+        speed = BOIDS_MAG(vx, vy);
+        goal = fx_sub(speed, fx_mul(rate, fx_sub(speed, default)));
+        if (speed == 0) {
+            vx = goal;
+            vy = 0;
+        } else {
+            vx = fx_mul(fx_div(vx, speed), goal);
+            vy = fx_mul(fx_div(vy, speed), goal);
+        }
+        """),
+    "target_seek": ("", """
+        if f->target_on {
+            vx = fx_add(vx, fx_mul(fx_sub(f->target_x, x), factor));
+            vy = fx_add(vy, fx_mul(fx_sub(f->target_y, y), factor));
+        }
+        """),
 }
 
 
