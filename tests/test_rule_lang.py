@@ -220,7 +220,9 @@ BAD = [
     ("d2 in arithmetic", "s += d2", "vx += k", 7, 9, "a sum adds fixed or int values, not square"),
     ("d2 compared with a fixed", "if d2 < range:\n    s += dx", "vx += k", 7, 13, "type mismatch in the comparison <"),
     ("is", None, "if k is k:\n    vx = k", 9, 12, "'is' is not in the language"),
-    ("return", None, "return", 9, 7, "'return' statements are not in the language"),
+    ("return outside before", None, "return", 9, 7, "return is only allowed in before"),
+    ("del", None, "del vx", 9, 7, "'delete' statements are not in the language"),
+    ("assert", None, "assert vx > 0", 9, 7, "'assert' statements are not in the language"),
 ]
 
 
@@ -531,7 +533,7 @@ def test_state_types_come_from_initial_values_and_uses(tmp_path):
 
 # --- the library in the language: op for op with today's C templates --------
 
-from codegen.lang.ir import Const, Ref  # noqa: E402
+from codegen.lang.ir import Const, Ref, Return  # noqa: E402
 from codegen.lang.library import DEFS, library_files, load_rule_file  # noqa: E402
 from codegen.lang.ops import OPS  # noqa: E402
 
@@ -558,6 +560,8 @@ def c_lines(body, out=None, ind="") -> list:
     for st in body:
         if isinstance(st, Assign):
             out.append(f"{ind}{st.target.name} = {c_expr(st.value)};")
+        elif isinstance(st, Return):
+            out.append(f"{ind}return;")
         elif isinstance(st, Accumulate):
             out.append(f"{ind}{st.sum} {'+=' if st.op == 'acc_add' else '-='} {c_expr(st.value)};")
         else:
@@ -827,6 +831,49 @@ OP_FOR_OP = {
         }
         """),
 }
+
+
+def test_perching_rests_in_before_as_the_template_continues():
+    rule = load_rule_file(DEFS / "perching.yaml")
+    same_c(rule.before, """
+        if (perch > 0) {
+            perch = (int32_t)((uint32_t)perch - (uint32_t)1);
+            if (perch > 0) {
+                vx = 0;
+                vy = 0;
+                return;
+            }
+            vx = 0;
+            vy = fx_neg(takeoff);
+        }
+        """)
+    landing = ("if (((((perch == 0) && (y < f->ledge_y)) && (fx_add(y, vy) >= f->ledge_y)) && (x >= f->ledge_left))"
+               " && (x <= f->ledge_right)) {")
+    same_c(rule.apply, "        " + landing + """
+            perch = time;
+            vx = 0;
+            vy = fx_sub(f->ledge_y, y);
+        }
+        """)
+    assert [(s.name, s.type) for s in rule.state] == [("perch", I)]
+    assert rule.writes == {"vx", "vy", "perch"} and rule.reads_before.state == {"perch"}
+
+
+def test_before_sees_no_sums_and_only_before_may_return(tmp_path):
+    issues = one_rule_issues(tmp_path, """\
+        description: d
+        roles: {range: fixed}
+        neighbours: {of: boids, within: range}
+        before: |
+          if s > 0:
+              return 1
+        each: |
+          s += dx
+        apply: |
+          vx += s
+        """)
+    assert [(ln, cl) for ln, cl, _, _ in issues] == [(7, 10), (8, 18)]
+    assert "before runs ahead of the neighbours" in issues[0][3] and "return takes no value" in issues[1][3]
 
 
 @pytest.mark.parametrize("path", library_files(), ids=lambda p: p.stem)

@@ -6,17 +6,18 @@ whole block):
   neighbour's visit; a name only ever updated with `+=` / `-=` is a SUM,
   64-bit and exact, 0 for every boid before its neighbours are visited,
   readable in apply only. `*=` cannot make a sum.
-- apply: a name assigned that is not vx, vy or a state variable is a local.
+- before, apply: a name assigned that is not vx, vy or a state variable is
+  a local of that block.
 Locals have one type for the whole block (from their assignments; an
 untyped literal alone makes an int) and must be assigned on every path
 before they are read (C declares them; Python would raise). The velocity
-changes and state is written in apply only.
+changes and state is written in before and apply only.
 """
 from __future__ import annotations
 
 from . import syntax as s
 from .exprs import TypeErr
-from .ir import Accumulate, Assign, If, Ref, Type
+from .ir import Accumulate, Assign, If, Ref, Return, Type
 from .tvar import LIT, TVar, resolve
 
 F, I, B = Type.FIXED, Type.INT, Type.BOOL
@@ -56,10 +57,10 @@ class Blocks:
             known = name in sc.locals[block] or (block == "each" and name in sc.sums)
             if known:
                 self.first.setdefault((block, name), st.target.pos)
-            if known or (block == "apply" and (name in ("vx", "vy") or name in sc.state)):
+            if known or (block != "each" and (name in ("vx", "vy") or name in sc.state)):
                 continue
-            if block == "apply" and name in sc.sums:
-                self._refuse(st, f"'{name}' is a neighbour sum: read-only in apply (each writes it with += or -=)")
+            if block != "each" and name in sc.sums:
+                self._refuse(st, f"'{name}' is a neighbour sum: read-only in {block} (each writes it with += or -=)")
                 continue
             if block == "each" and (name in ("vx", "vy") or name in sc.state):
                 what = "the velocity" if name in ("vx", "vy") else "state"
@@ -104,6 +105,8 @@ class Blocks:
     def stmt(self, st):
         if isinstance(st, s.SPass):
             return None
+        if isinstance(st, s.SReturn):
+            return Return(st.pos)
         if isinstance(st, s.SIf):
             try:
                 cond = self.ex.cond(st.cond, "if")
@@ -151,13 +154,13 @@ class Blocks:
                 raise TypeErr(node.pos, f"{node.base}.{node.field} is read-only")
         name = node.id
         if name in ("vx", "vy"):
-            if sc.block != "apply":
+            if sc.block == "each":
                 raise TypeErr(node.pos, f"'{name}': the velocity changes in apply, not in each")
             sc.writes.add(name)
             return Ref("self", name, F, node.pos)
         if name in sc.locals[sc.block]:
             return Ref("local", name, sc.locals[sc.block][name], node.pos)
-        if sc.block == "apply" and name in sc.state:
+        if sc.block != "each" and name in sc.state:
             sc.writes.add(name)
             return Ref("state", name, sc.state[name], node.pos)
         raise TypeErr(node.pos, sc.define_problem(name, "local") or f"'{name}' cannot be assigned here")

@@ -3,7 +3,7 @@
 Pass 1 infers: every state variable, sum and local starts as an open type
 (TVar) and is bound by the first concrete type it meets (`urge + rate` with
 a fixed role makes urge fixed); the order is init, each (then sums are fixed:
-a sum of ints is sum_int), apply; whatever is still open becomes int (only
+a sum of ints is sum_int), before, apply; whatever is still open becomes int (only
 untyped literals reached it). Errors are dropped. Pass 2 checks with the
 types now known: it records every error at its position and lowers the code
 to IR.
@@ -72,6 +72,8 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
     ex = Exprs(scope, fixed_limit)
     infer = Blocks(scope, ex, final=False)
     _init_pass(scope, ex, h.state, state_types, False, errors)
+    infer.declare("before", h.before)
+    infer.run("before", h.before)
     infer.declare("each", h.each)
     infer.run("each", h.each)
     scope.sums = _close(scope.sums)
@@ -80,11 +82,16 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
     infer.run("apply", h.apply)
     scope.state = _close(scope.state)
     scope.locals["apply"] = _close(scope.locals["apply"])
+    scope.locals["before"] = _close(scope.locals["before"])
 
     # pass 2: check and lower
     scope.reads, scope.writes = {}, set()
     final = Blocks(scope, ex, final=True)
     inits = _init_pass(scope, ex, h.state, scope.state, True, errors)
+    final.declare("before", h.before)
+    before = final.run("before", h.before)
+    errors.extend((p, "before", r) for p, r in final.errors)
+    final.errors = []
     final.declare("each", h.each)
     each = final.run("each", h.each)
     errors.extend((p, "each", r) for p, r in final.errors)
@@ -96,10 +103,11 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
 
     sums = tuple(Sum(n, Type.SUM_INT if t == I else Type.SUM_FIXED, final.first.get(("each", n)))
                  for n, t in scope.sums.items())
-    local_list = tuple(Local(n, t, b, final.first.get((b, n))) for b in ("each", "apply")
+    local_list = tuple(Local(n, t, b, final.first.get((b, n))) for b in ("before", "each", "apply")
                        for n, t in scope.locals[b].items())
     state = tuple(StateVar(n, scope.state[n], inits[n], h.state_pos[n]) for n in h.state if n in inits)
-    pieces = dict(state=state, sums=sums, locals=local_list, each=each, apply=apply,
+    pieces = dict(state=state, sums=sums, locals=local_list, before=before, each=each, apply=apply,
+                  reads_before=_reads(scope, "before"),
                   reads_each=_reads(scope, "each"), reads_apply=_reads(scope, "apply"),
                   writes=frozenset(scope.writes))
     return pieces, errors

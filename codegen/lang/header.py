@@ -12,6 +12,8 @@ neighbours, sections, state declarations, and its blocks parsed.
   state: {name: initial}           per-boid state; the initial value is a
                                    number, or an expression over roles,
                                    parameters and index, evaluated at spawn
+  before: | ...                    run once per boid ahead of the neighbours;
+                                   `return` there ends the boid's frame
   each: |  ...                     run for every neighbour in range
   apply: | ...                     run once per boid (required)
 
@@ -37,7 +39,7 @@ from .locate import block, key_pos, mapping_pos, value_pos
 from .parse import NAME_RE, parse_block, parse_expr
 from .scope import KINDS, ROLE_RESERVED, SECTIONS
 
-KEYS = ("description", "seed", "roles", "neighbours", "uses", "state", "each", "apply")
+KEYS = ("description", "seed", "roles", "neighbours", "uses", "state", "before", "each", "apply")
 NEIGHBOUR_KEYS = ("of", "within", "outside", "box", "coincident", "pick")
 ROLE_TYPES = {"fixed": Type.FIXED, "int": Type.INT, "bool": Type.BOOL}
 MAX_DESCRIPTION = 500
@@ -53,6 +55,7 @@ class Header:
     uses: tuple = ()
     state: dict = field(default_factory=dict)  # name -> untyped initial expression
     state_pos: dict = field(default_factory=dict)
+    before: tuple = ()
     each: tuple = ()
     apply: tuple = ()
     errors: list = field(default_factory=list)  # (pos, field suffix, reason)
@@ -93,7 +96,7 @@ def read_header(node, lines: list[str]) -> Header:
     _uses(node, h)
     _neighbours(node, h)
     _state(node, h, lines)
-    for key in ("each", "apply"):
+    for key in ("before", "each", "apply"):
         if key not in node:
             if key == "apply":
                 err((mapping_pos(node), "apply", "a rule needs an apply block (what it does to each boid)"))
@@ -105,7 +108,7 @@ def read_header(node, lines: list[str]) -> Header:
         if isinstance(b, str):
             err((value_pos(node, key), key, b))
             continue
-        body, problems = parse_block(b)
+        body, problems = parse_block(b, allow_return=key == "before")
         h.errors.extend((p, key, r) for p, r in problems)
         setattr(h, key, body)
     if "each" in node and h.neighbours is None and "neighbours" not in node:

@@ -5,7 +5,7 @@ an operation NAMED in `ops.OPS` (never a host-language operator), so a C,
 numba or interval emitter maps each name to its one definition: `mul` is
 fx_mul (floor), `div` is fx_div (truncating, /0 -> 0), `sum_mean` is
 fx_acc_mean, and so on. Statements are `Assign`, `Accumulate` (a 64-bit
-neighbour sum, only in `each`) and `If`. Every node carries its position in
+neighbour sum, only in `each`), `If` and `Return` (only in `before`). Every node carries its position in
 the spec file (1-based line and column), so a later pass (the range analysis)
 can blame `file:line:col`.
 
@@ -128,7 +128,15 @@ class If:
     pos: Pos
 
 
-Stmt = Union[Assign, Accumulate, If]
+@dataclass(frozen=True)
+class Return:
+    """Only in before: the boid's frame ends here. Its velocity and state are
+    stored as they stand; no neighbour is visited, no later code of any rule
+    runs, and the boid does not move (perching's rest)."""
+    pos: Pos
+
+
+Stmt = Union[Assign, Accumulate, If, Return]
 
 
 # --- a whole rule ------------------------------------------------------------
@@ -177,7 +185,7 @@ class Sum:
 class Local:
     name: str
     type: Type
-    block: str  # 'each' or 'apply'
+    block: str  # 'before', 'each' or 'apply'
     pos: Pos  # the first assignment
 
 
@@ -212,8 +220,10 @@ class RuleIR:
     locals: tuple  # Local
     each: tuple  # Stmt
     apply: tuple  # Stmt
+    before: tuple = ()  # Stmt: run ahead of the neighbour loop; may Return
     reads_each: Reads = field(default_factory=Reads)
     reads_apply: Reads = field(default_factory=Reads)
+    reads_before: Reads = field(default_factory=Reads)
     writes: frozenset = frozenset()  # 'vx' 'vy' and state names
 
     @property

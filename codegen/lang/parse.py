@@ -4,7 +4,8 @@ The block is ordinary Python syntax, parsed by `ast.parse` (no code is ever
 compiled or run), then walked against a WHITELIST: every node class not
 handled here is refused with a located reason, so anything Python adds later
 is refused too. Kept: assignments (one plain name, or self.vx / self.vy, per
-`=`), `+=` `-=` `*=`, if / elif / else, pass; `+ - * /`, unary `-` and `+`,
+`=`), `+=` `-=` `*=`, if / elif / else, pass, and `return` in a before
+block; `+ - * /`, unary `-` and `+`,
 comparisons (chains become `and`), `and or not`, `a if c else b`, calls of a
 plain name with positional arguments, names, `base.field` attributes one
 level deep, int / decimal / True / False literals.
@@ -92,8 +93,9 @@ class _Src:
 
 
 class Parser:
-    def __init__(self, block: Block) -> None:
+    def __init__(self, block: Block, allow_return: bool = False) -> None:
         self.block = block
+        self.allow_return = allow_return
         self.src = _Src(block.text)
         self.errors: list[tuple[Pos, str]] = []
 
@@ -172,6 +174,12 @@ class Parser:
             return None if cond is None else s.SIf(cond, body, orelse, self.pos(node))
         if isinstance(node, ast.Pass):
             return s.SPass(self.pos(node))
+        if isinstance(node, ast.Return):
+            if not self.allow_return:
+                return self.error(self.pos(node), "return is only allowed in before (it ends the boid's frame)")
+            if node.value is not None:
+                return self.error(self.pos(node.value), "return takes no value (it ends the boid's frame)")
+            return s.SReturn(self.pos(node))
         reason = _REFUSED_STMT.get(type(node))
         if reason is None:
             word = type(node).__name__.lower()
@@ -320,8 +328,8 @@ def parse_expr(block: Block) -> tuple[object, list[tuple[Pos, str]]]:
     return p.expr(tree.body, 1), p.errors
 
 
-def parse_block(block: Block) -> tuple[tuple, list[tuple[Pos, str]]]:
+def parse_block(block: Block, allow_return: bool = False) -> tuple[tuple, list[tuple[Pos, str]]]:
     """The block's statements (untyped) and its errors, each (position, reason)."""
-    p = Parser(block)
+    p = Parser(block, allow_return)
     body = p.parse()
     return body, p.errors

@@ -6,6 +6,7 @@ Lookup order (the first that matches wins):
           spec parameters
   apply:  its locals; state; sums; count; roles; x y vx vy; index; width
           height; spec parameters
+  before: as apply, without sums and count (it runs ahead of the neighbours)
   init:   (a state's initial value) roles; index; width height; parameters
 Roles shadow the language's read-only names (the issue's `wind` takes roles
 named x and y): the boid's own fields stay reachable as self.x self.y
@@ -69,7 +70,7 @@ class Scope:
         self.neighbours = neighbours  # ir.Neighbours or None
         self.uses = uses
         self.sums: dict = {}  # name -> element type (FIXED / INT, or a TVar)
-        self.locals: dict = {"each": {}, "apply": {}, "init": {}}
+        self.locals: dict = {"before": {}, "each": {}, "apply": {}, "init": {}}
         self.block = "apply"
         self.reads: dict = {}  # block -> {category: set}
         self.assigned: set | None = None  # locals surely assigned here (final pass only)
@@ -82,11 +83,13 @@ class Scope:
             if self.assigned is not None and name not in self.assigned:
                 return f"'{name}' may be read before it is assigned (assign it on every path first)"
             return self._ref("local", name, self.locals[b][name], pos)
-        if b == "apply" and name in self.state:
+        if b in ("before", "apply") and name in self.state:
             return self._ref("state", name, self.state[name], pos)
         if name in self.sums:
             if b == "each":
                 return f"'{name}' is a neighbour sum: it cannot be read inside each (only in apply)"
+            if b == "before":
+                return f"'{name}' is a neighbour sum: before runs ahead of the neighbours (read it in apply)"
             if b == "apply":
                 elem = resolve(self.sums[name])
                 return self._ref("sum", name, Type.SUM_INT if elem == I else Type.SUM_FIXED, pos)
@@ -158,7 +161,7 @@ class Scope:
             return "'count' is the number of neighbours: read it in apply"
         if name in self.state:
             return f"'{name}' is state: it can be read and written in apply only"
-        if name in self.locals["each"] and self.block == "apply":
+        if name in self.locals["each"] and self.block != "each":
             return f"'{name}' is a local of each (one neighbour's value): sum it with += to use it in apply"
         return f"unknown name '{name}'{hint(name, self.visible())}"
 
@@ -166,6 +169,8 @@ class Scope:
         b = self.block
         names = list(self.locals[b]) + list(self.roles) + list(self.params) + list(SCREEN) + ["index"]
         names += list(SELF_FIELDS)
+        if b == "before":
+            names += list(self.state)
         if b == "apply":
             names += list(self.state) + list(self.sums) + (["count"] if self.neighbours else [])
         if b == "each":

@@ -117,4 +117,10 @@ class SPass:
     pos: Pos
 
 
-Stmt = Union[SAssign, SAug, SIf, SPass]
+@dataclass(frozen=True)
+class SReturn:
+    """`return` (only in before): the boid's frame ends here."""
+    pos: Pos
+
+
+Stmt = Union[SAssign, SAug, SIf, SPass, SReturn]
