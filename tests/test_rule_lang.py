@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from codegen.lang import compile_rule
-from codegen.lang.ir import Accumulate, Assign, If, Op, Type
+from codegen.lang.library import DEFS, library_files, load_rule_file
+from codegen.lang.ops import OPS
+from codegen.lang.ir import Accumulate, Assign, Const, If, Ref, Return, Type
 from codegen.spec_errors import SpecError
 from codegen.spec_loader import read_yaml
 
@@ -169,7 +171,8 @@ BAD = [
     ("bool in arithmetic", None, "vx = k + (n > 1)", 9, 14, "a bool in arithmetic (+)"),
     ("negated bool", None, "vx = -(n > 1)", 9, 12, "cannot negate a bool"),
     ("int as a condition", None, "if count:\n    vx = k", 9, 10, "if needs a condition (bool), got int"),
-    ("sum read inside each", "s += dx\nt = s", "vx += k", 8, 11, "'s' is a neighbour sum: it cannot be read inside each"),
+    ("sum read inside each", "s += dx\nt = s", "vx += k", 8, 11,
+     "'s' is a neighbour sum: it cannot be read inside each"),
     ("sum assigned in apply", None, "s = 1", 9, 7, "'s' is a neighbour sum: read-only in apply"),
     ("sum grown by *=", "s *= dx", "vx += k", 7, 7, "it grows with += or -= only"),
     ("velocity changed in each", "s += dx\nvx = 1", "vx += k", 8, 7, "the velocity changes in apply"),
@@ -201,6 +204,10 @@ BAD = [
     ("body over the size limit", None, "vx += k\n" * 201, 209, 7, "a block holds at most 200 lines"),
     ("expression over the depth limit", None, "vx = " + "k + " * 40 + "k", 9, 12,
      "expression nested deeper than 32 levels"),
+    ("nesting too deep for Python's parser", None, "vx = " + "-" * 5000 + "k", 8, 12, "nested too deeply to parse"),
+    ("parentheses too deep for Python's parser", None, "vx = " + "(" * 300 + "k" + ")" * 300, 9, 212,
+     "too many nested parentheses"),
+    ("body over the character limit", None, "vx = " + "k + " * 5000 + "k", 8, 12, "at most 16000 characters"),
     ("call nesting over the depth limit", None, "vx = " + "abs(" * 40 + "k" + ")" * 40, 9, 12 + 32 * 4,
      "expression nested deeper than 32 levels"),
     ("C keyword register", None, "register = 3", 9, 7, "'register' is a reserved word in C or Python"),
@@ -533,9 +540,6 @@ def test_state_types_come_from_initial_values_and_uses(tmp_path):
 
 # --- the library in the language: op for op with today's C templates --------
 
-from codegen.lang.ir import Const, Ref, Return  # noqa: E402
-from codegen.lang.library import DEFS, library_files, load_rule_file  # noqa: E402
-from codegen.lang.ops import OPS  # noqa: E402
 
 
 def c_expr(e) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import syntax as s
-from .ir import SUMS, Const, Op, Pos, Ref, Type
+from .ir import SUMS, Const, Op, Pos, Type
 from .ops import ARITH, COMPARE, NEGATE, OPS
 from .scope import FUNCTIONS, hint
 from .tvar import LIT, TVar, resolve

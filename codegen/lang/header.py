@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import syntax as s
-from .ir import Neighbours, Pos, Type
+from .ir import Neighbours, Type
 from .locate import block, key_pos, mapping_pos, value_pos
 from .parse import NAME_RE, parse_block, parse_expr
 from .scope import KINDS, ROLE_RESERVED, SECTIONS

@@ -58,7 +58,8 @@ _REFUSED_STMT = {
     ast.For: "loops are not allowed (each already runs once per neighbour)",
     ast.AsyncFor: "loops are not allowed (each already runs once per neighbour)",
     ast.While: "loops are not allowed (each already runs once per neighbour)",
-    ast.FunctionDef: "function definitions are not allowed", ast.AsyncFunctionDef: "function definitions are not allowed",
+    ast.FunctionDef: "function definitions are not allowed",
+    ast.AsyncFunctionDef: "function definitions are not allowed",
     ast.ClassDef: "class definitions are not allowed", ast.Import: "imports are not allowed",
     ast.ImportFrom: "imports are not allowed", ast.AnnAssign: "no annotations: types are inferred",
     ast.Expr: "an expression alone does nothing (assign it, or compare it in an if)",
@@ -132,8 +133,11 @@ class Parser:
             col = max((e.offset or 1) - 1, 0)  # SyntaxError.offset counts characters from 1
             self.error(self.block.where(line, col), f"syntax error: {e.msg}")
             return ()
-        except (ValueError, RecursionError, MemoryError) as e:
-            self.error(self.block.start, f"cannot parse: {type(e).__name__}")
+        except (RecursionError, MemoryError):
+            self.error(self.block.start, f"nested too deeply to parse (expressions nest at most {MAX_DEPTH} deep)")
+            return ()
+        except ValueError as e:  # a NUL character
+            self.error(self.block.start, f"cannot parse: {e}")
             return ()
         return self.stmts(tree.body, 0)
 
@@ -322,8 +326,11 @@ def parse_expr(block: Block) -> tuple[object, list[tuple[Pos, str]]]:
     except SyntaxError as e:
         p.error(block.where(e.lineno or 1, max((e.offset or 1) - 1, 0)), f"syntax error: {e.msg}")
         return None, p.errors
-    except (ValueError, RecursionError, MemoryError) as e:
-        p.error(block.start, f"cannot parse: {type(e).__name__}")
+    except (RecursionError, MemoryError):
+        p.error(block.start, f"nested too deeply to parse (expressions nest at most {MAX_DEPTH} deep)")
+        return None, p.errors
+    except ValueError as e:
+        p.error(block.start, f"cannot parse: {e}")
         return None, p.errors
     return p.expr(tree.body, 1), p.errors
 

@@ -160,7 +160,9 @@ class Scope:
                 return "'count' needs neighbours: declare `neighbours:` to count them"
             return "'count' is the number of neighbours: read it in apply"
         if name in self.state:
-            return f"'{name}' is state: it can be read and written in apply only"
+            return f"'{name}' is state: it can be read and written in before and apply only"
+        if name in ("other", "self"):
+            return f"'{name}' has fields: {name}.x, {name}.y, ..."
         if name in self.locals["each"] and self.block != "each":
             return f"'{name}' is a local of each (one neighbour's value): sum it with += to use it in apply"
         return f"unknown name '{name}'{hint(name, self.visible())}"
