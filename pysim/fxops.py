@@ -487,8 +487,9 @@ def status_finding(st) -> tuple[int, int, str] | None:
     return int(st[ST_SITE]), int(st[ST_VALUE]), "overflow" if st[ST_KIND] == OVERFLOW else "shift"
 
 
-@_jit
+@_jit_noinline
 def _record(st, site, value, kind):
+    # the rare path: a call, not inlined (keeps checked code small to compile)
     if st[ST_COUNT] == 0:
         st[ST_SITE] = site
         st[ST_VALUE] = value

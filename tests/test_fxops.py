@@ -398,10 +398,10 @@ PURE_SCRIPT = r"""
 import json, sys
 import numpy as np
 from pysim import fxops as F
-cases, fb = json.load(sys.stdin)
+runs = json.load(sys.stdin)
 name = {"from_u32": "fx_from_u32", "isqrt64": "fx_isqrt64"}
 out = []
-for op, a, b, c, d, e in cases:
+for op, a, b, c, d, e, fb in [case + [fb] for cases, fb in runs for case in cases]:
     f = getattr(F, name.get(op, "fx_" + op))
     if op == "isqrt64":
         r = f(np.uint64(a))
@@ -418,17 +418,16 @@ print(json.dumps(out))
 
 def test_plain_python_equals_c(drivers):
     """NUMBA_DISABLE_JIT=1: the same functions as plain Python give the same results."""
-    for fb in (15, 16):
-        cases = make_cases(fb, n_random=200)
-        want = run_c(drivers[(fb, False)], cases)
-        env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-        res = subprocess.run([sys.executable, "-c", PURE_SCRIPT, json.dumps(OPS), json.dumps(sorted(TAKES_FB))],
-                             input=json.dumps([cases, fb]), capture_output=True, text=True, timeout=TIMEOUT,
-                             env=env, cwd=ROOT)
-        assert res.returncode == 0, res.stderr
-        got = json.loads(res.stdout)
-        bad = [describe(c, fb, g, w) for c, g, w in zip(cases, got, want) if g != w]
-        assert not bad, f"{len(bad)} of {len(cases)} differ, e.g.\n" + "\n".join(bad[:10])
+    runs = [(make_cases(fb, n_random=200), fb) for fb in (15, 16)]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-c", PURE_SCRIPT, json.dumps(OPS), json.dumps(sorted(TAKES_FB))],
+                         input=json.dumps(runs), capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    want = [r for cases, fb in runs for r in run_c(drivers[(fb, False)], cases)]
+    labels = [(c, fb) for cases, fb in runs for c in cases]
+    bad = [describe(c, fb, g, w) for (c, fb), g, w in zip(labels, got, want) if g != w]
+    assert not bad, f"{len(bad)} of {len(labels)} differ, e.g.\n" + "\n".join(bad[:10])
 
 
 def test_documented_rounding():
@@ -505,24 +504,108 @@ def checked_values(op: str, args: tuple, fb: int) -> list[int] | None:
     return None
 
 
-def test_checked_equals_fixed_and_flags_exactly_the_overflows():
-    for fb in (15, 16):
-        cases = [c for c in make_cases(fb, n_random=400) if c[0] in CHECKED]
-        flagged = 0
-        for c in cases:
-            op, args = c[0], c[1:]
-            st = F.new_status()
-            got = call_direct("checked", op, args, fb, extra=(st, 42))
-            assert got == call_direct("fixed", op, args, fb), c
-            vals = checked_values(op, args, fb)
-            over = [v for v in (vals or []) if not I32_MIN <= v <= I32_MAX]
-            if over:
-                flagged += 1
-                assert F.status_finding(st) == (42, over[0], "overflow"), (c, st)
-                assert st[F.ST_COUNT] == len(over), (c, st)
-            else:
-                assert F.status_finding(st) is None, (c, st)
-        assert flagged > 1000
+@njit(inline="always")
+def _ck_apply(code, a, b, c, d, e, fb, st, site):
+    """ck_ op number `code` (CODE's numbering), inlined into the caller."""
+    if code == 0:
+        return F.ck_wrap32(a, st, site)
+    if code == 2:
+        return F.ck_from_int(a, fb, st, site)
+    if code == 3:
+        return F.ck_to_int(a, fb, st, site)
+    if code == 4:
+        return F.ck_add(a, b, st, site)
+    if code == 5:
+        return F.ck_sub(a, b, st, site)
+    if code == 6:
+        return F.ck_neg(a, st, site)
+    if code == 7:
+        return F.ck_abs(a, st, site)
+    if code == 8:
+        return F.ck_asr64(a, b, st, site)
+    if code == 9:
+        return F.ck_asr(a, b, st, site)
+    if code == 10:
+        return F.ck_shl(a, b, st, site)
+    if code == 11:
+        return F.ck_mul(a, b, fb, st, site)
+    if code == 12:
+        return F.ck_imul(a, b, st, site)
+    if code == 13:
+        return F.ck_div(a, b, fb, st, site)
+    if code == 14:
+        return F.ck_idiv(a, b, st, site)
+    if code == 16:
+        return F.ck_sqrt(a, fb, st, site)
+    if code == 17:
+        return np.int64(F.ck_d2(a, b, st, site))
+    if code == 18:
+        return np.int64(F.ck_sq64(a, st, site))
+    if code == 19:
+        return F.ck_hypot(a, b, st, site)
+    if code == 20:
+        return F.ck_amb(a, b, c, d, fb, st, site)
+    if code == 21:
+        return F.ck_mag(a, b, e != 0, c, d, fb, st, site)
+    if code == 22:
+        return F.ck_acc_add(a, b, st, site)
+    if code == 23:
+        return F.ck_acc_sub(a, b, st, site)
+    if code == 24:
+        return F.ck_acc_mean(a, b, st, site)
+    if code == 25:
+        return F.ck_acc_fx(a, st, site)
+    if code == 26:
+        return np.int64(F.ck_sign(a, st, site))
+    if code == 27:
+        return F.ck_min(a, b, st, site)
+    if code == 28:
+        return F.ck_max(a, b, st, site)
+    if code == 29:
+        return F.ck_clamp(a, b, c, st, site)
+    return np.int64(-999)
+
+
+# fb at run time here: one compile serves both formats (the ck_ code is the
+# slowest to compile); the fx_ kernels above hold the constant-format shape.
+@njit(cache=True)
+def _ck_kernel(codes, args, out, sts, fb):
+    for i in range(codes.size):
+        out[i] = _ck_apply(codes[i], args[i, 0], args[i, 1], args[i, 2], args[i, 3], args[i, 4], fb, sts[i], i)
+    return _SRC
+
+
+def run_ck_kernel(fb: int, cases):
+    """(results, status rows) of the ck_ ops, case i reported as site i."""
+    codes = np.array([CODE[c[0]] for c in cases], dtype=np.int64)
+    args = np.array([[_s64(v) for v in c[1:]] for c in cases], dtype=np.int64)
+    out = np.zeros(len(cases), dtype=np.int64)
+    sts = np.array([F.new_status() for _ in cases])
+    if _ck_kernel(codes[:0], args[:0], out[:0], sts[:0], fb) != _SRC:  # cached against another fxops.py
+        _ck_kernel.recompile()
+    _ck_kernel(codes, args, out, sts, fb)
+    return [int(v) & M64 if c[0] in UNSIGNED else int(v) for v, c in zip(out, cases)], sts
+
+
+def test_checked_equals_fixed_and_flags_exactly_the_overflows(fmt):
+    """ck_NAME returns fx_NAME's result (the C's), and its status holds a
+    finding exactly when an exact intermediate the C wraps leaves 32 bits:
+    the first such value, and how many there were."""
+    fb, cases, want = fmt
+    keep = [i for i, c in enumerate(cases) if c[0] in CHECKED]
+    cases, want = [cases[i] for i in keep], [want[i] for i in keep]
+    got, sts = run_ck_kernel(fb, cases)
+    flagged = 0
+    for i, (c, g, w) in enumerate(zip(cases, got, want)):
+        assert g == w, describe(c, fb, g, w)
+        over = [v for v in (checked_values(c[0], c[1:], fb) or []) if not I32_MIN <= v <= I32_MAX]
+        finding = F.status_finding(sts[i])
+        if over:
+            flagged += 1
+            assert finding == (i, over[0], "overflow") and sts[i][F.ST_COUNT] == len(over), (c, sts[i])
+        else:
+            assert finding is None, (c, sts[i])
+    assert flagged > 5000
 
 
 def test_checked_first_finding_is_kept_and_shift_counts():
