@@ -936,3 +936,65 @@ def test_library_compiles_in_both_formats(frac_bits):
     from codegen.lang.library import load_library
 
     assert len(load_library(frac_bits=frac_bits)) == 21
+
+
+# --- hostile or random bodies: a located SpecError or an IR, never a traceback
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ATOMS = ["vx", "vy", "x", "k", "n", "count", "s", "dx", "d2", "dist", "other.x", "self.y", "target.on",
+          "1", "0", "0.5", "True", "index", "width", "kk", "q"]
+_FUNCS = ["abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq", "fixed", "int", "foo"]
+
+
+def _expr(depth: int):
+    leaf = st.sampled_from(_ATOMS)
+    if depth == 0:
+        return leaf
+    sub = _expr(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, st.sampled_from(["+", "-", "*", "/", "<", ">=", "==", "and", "or", "%"]), sub)
+        .map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.sampled_from(["-", "not "]), sub).map(lambda t: f"{t[0]}{t[1]}"),
+        st.tuples(st.sampled_from(_FUNCS), st.lists(sub, max_size=3)).map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+        st.tuples(sub, sub, sub).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+    )
+
+
+_STMT = st.one_of(
+    st.tuples(st.sampled_from(["vx", "vy", "t", "urge", "k", "s", "x"]), st.sampled_from(["=", "+=", "-=", "*="]),
+              _expr(3)).map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+    st.tuples(_expr(2), st.sampled_from(["vx", "t", "urge"]), _expr(2))
+    .map(lambda t: f"if {t[0]}:\n    {t[1]} = {t[2]}\nelse:\n    pass"),
+)
+
+
+def _fuzz_compile(tmp_path, each: str, apply: str):
+    text = ("rule_defs:\n  r:\n    description: fuzz\n    roles: {range: fixed, k: fixed, n: int}\n"
+            "    neighbours: {of: boids, within: range}\n    state: {urge: 0}\n    uses: [target]\n"
+            "    each: |\n" + textwrap.indent(each or "s += dx", " " * 6) + "\n"
+            "    apply: |\n" + textwrap.indent(apply or "pass", " " * 6) + "\n")
+    path = tmp_path / "fuzz.yaml"
+    path.write_text(text)
+    doc = read_yaml(path)
+    nlines = len(text.splitlines())
+    try:
+        compile_rule("r", doc["rule_defs"]["r"], str(path), PARAMS)
+    except SpecError as e:
+        for i in e.issues:
+            assert 1 <= i.line <= nlines + 1 and i.col >= 1 and i.reason, str(i)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(each=st.lists(_STMT, max_size=3).map("\n".join), apply=st.lists(_STMT, min_size=1, max_size=4).map("\n".join))
+def test_random_bodies_give_an_ir_or_located_errors(tmp_path, each, apply):
+    _fuzz_compile(tmp_path, each, apply)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(apply=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80))
+def test_random_text_gives_located_errors(tmp_path, apply):
+    if apply.strip() and not apply.lstrip().startswith(("#", "|", ">", "-", "'", '"', "%", "@", "&", "*", "!", "`")):
+        _fuzz_compile(tmp_path, "s += dx", apply.strip())
