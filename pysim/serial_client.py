@@ -102,7 +102,9 @@ class BoardClient:
         self._lock = threading.Lock()
         self._replies: queue.Queue = queue.Queue()
         self._closed = threading.Event()
-        self._ser = serial.Serial(port, baudrate=baud or model.BAUD, timeout=0.05)
+        # write_timeout: a board that stops reading (its input buffer full) makes
+        # a command time out instead of blocking the caller for ever
+        self._ser = serial.Serial(port, baudrate=baud or model.BAUD, timeout=0.05, write_timeout=timeout)
         self._reader = threading.Thread(target=self._read_loop, name=f"board-reader {port}", daemon=True)
         self._reader.start()
         try:
@@ -172,10 +174,7 @@ class BoardClient:
         data = line.encode("ascii") + b"\n"
         with self._lock:
             self._drain()
-            try:
-                self._ser.write(data)
-            except (OSError, serial.SerialException) as e:
-                raise BoardLinkLost(f"cannot write to the port: {e}") from e
+            self._send(data, line)
             got: list[str] = []
             deadline = time.monotonic() + self.timeout
             while True:
@@ -194,6 +193,14 @@ class BoardClient:
                 if item == "err" or item.startswith("err "):
                     raise BoardError(item[4:])
                 got.append(item)
+
+    def _send(self, data: bytes, what: str) -> None:
+        try:
+            self._ser.write(data)
+        except serial.SerialTimeoutException:
+            raise BoardTimeout(f"could not send '{what}' within {self.timeout} s (the board is not reading)") from None
+        except (OSError, serial.SerialException) as e:
+            raise BoardLinkLost(f"cannot write to the port: {e}") from e
 
     def _drain(self) -> None:
         """Forget lines nobody asked for (a reply that came after its timeout)."""
@@ -275,7 +282,7 @@ class BoardClient:
         """Drop any half line the board holds, ask `info`, and skip whatever a
         previous session left in the pipe until the info line arrives."""
         with self._lock:
-            self._ser.write(_LINE_KILL + b"info\n")
+            self._send(_LINE_KILL + b"info\n", "info")
             deadline = time.monotonic() + self.timeout
             while True:
                 try:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.deadline import RUN
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "firmware_runtime"
 DEFAULT_SPEC = str(ROOT / "spec" / "boids.yaml")
@@ -30,7 +32,7 @@ def compile_c(sources: list[Path], out: Path, defines: dict | None = None, inclu
     cmd = [cc, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O2"]
     cmd += [f"-D{k}={v}" for k, v in (defines or {}).items()]
     cmd += [f"-I{p}" for p in includes] + [str(s) for s in sources] + list(extra) + ["-o", str(out)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN)
     assert res.returncode == 0, f"compile failed: {' '.join(cmd)}\n{res.stderr}"
     return out
 

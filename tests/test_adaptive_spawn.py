@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from .conftest import ROOT, RUNTIME, compile_c
+from .deadline import RUN
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def run(driver, c_pair, start, frames, fps=30, switch=None):
     args = [str(driver), str(c_pair), "3000", "40000", "26", "4280", str(fps), str(start), str(frames)]
     if switch:
         args += [str(switch[0]), str(switch[1])]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(args, capture_output=True, text=True, check=True, timeout=RUN).stdout
     return {k: int(v) for k, v in (line.split("=") for line in out.split())}
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pysim import fixed as fx
 
 from .conftest import ROOT, RUNTIME, compile_c
+from .deadline import RUN
 
 I32 = st.integers(-(2**31), 2**31 - 1)
 EDGES = [0, 1, -1, 2, -2, 3, -3, 2**15, -(2**15), 2**16, -(2**16), 2**31 - 1, -(2**31), -(2**31) + 1,
@@ -43,7 +44,8 @@ def py_op(op: str, a: int, b: int, fb: int) -> int:
 
 def run_c(exe, cases):
     text = "".join(f"{op} {a} {b}\n" for op, a, b in cases)
-    out = subprocess.run([str(exe)], input=text, capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run([str(exe)], input=text, capture_output=True, text=True, check=True,
+                         timeout=RUN).stdout.split()
     assert len(out) == len(cases)
     return [int(v) for v in out]
 

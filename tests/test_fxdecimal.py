@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pysim import fxdecimal as fd
 
 from .conftest import ROOT, RUNTIME, compile_c
+from .deadline import RUN
 
 
 @pytest.fixture(scope="module", params=[15, 16], ids=["s16.15", "s15.16"])
@@ -33,7 +34,7 @@ def py_parse(text: str, fb: int) -> str:
 
 def run(exe, lines):
     out = subprocess.run([str(exe)], input="".join(l + "\n" for l in lines), capture_output=True, text=True,
-                         check=True).stdout.splitlines()
+                         check=True, timeout=RUN).stdout.splitlines()
     assert len(out) == len(lines)
     return out
 

@@ -13,6 +13,7 @@ from codegen.build import make
 from codegen.spec_loader import load_spec
 
 from .conftest import ROOT, require_tool
+from .deadline import RUN
 
 GOOD = (ROOT / "spec" / "boids.yaml").read_text()
 
@@ -40,7 +41,7 @@ def _trace(exe: Path, n: int, frames: int, sets=()) -> list[str]:
     cmd = [str(exe), "--frames", str(frames), "--seed", "11", "--boids", str(n), "--trace", "-"]
     for s in sets:
         cmd += ["--set", s]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=RUN).stdout
     return [ln for ln in out.splitlines() if "spec_hash" not in ln]
 
 

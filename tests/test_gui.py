@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import DEFAULT_SPEC, ROOT, require_tool
+from tests.deadline import RUN, read_line, reap
 
 import PIL  # noqa: F401  (a test dependency: missing it must fail, not skip)
 
@@ -252,7 +253,7 @@ def test_save_to_spec_from_the_window(display, tmp_path):
     assert any("visual_range:    {default: 35," in b for _, b in changed)
     assert any("avoid_factor:    {default: 1," in b for _, b in changed)
     res = subprocess.run(["boidsgen", "generate", str(spec), "-o", str(tmp_path / "out")],
-                         capture_output=True, text=True, cwd=ROOT)
+                         capture_output=True, text=True, cwd=ROOT, timeout=RUN)
     assert res.returncode == 0, res.stderr
     model = (tmp_path / "out" / "python" / "boids_model.py").read_text()
     assert 'name="visual_range"' in model and 'default="35"' in model
@@ -264,12 +265,13 @@ def host_pty(default_build):
     _, exe, _ = default_build
     proc = subprocess.Popen([str(exe), "--pty"], stdout=subprocess.PIPE, text=True)
     try:
-        line = proc.stdout.readline()
+        line = read_line(proc.stdout, 10.0, "'pty: /dev/...' line from boids_host --pty")
         assert line.startswith("pty: "), line
         yield line.split()[1], proc
     finally:
         proc.kill()
-        proc.wait()
+        reap(proc, "boids_host --pty")
+        proc.stdout.close()
 
 
 def test_board_mode_against_the_host_firmware(display, host_pty):
@@ -317,7 +319,7 @@ def test_board_mode_against_the_host_firmware(display, host_pty):
         app.connect(port)
         assert pump(app, until=lambda: "connected to" in app.status_var.get())
         proc.kill()
-        proc.wait()
+        reap(proc, "boids_host --pty")
         assert pump(app, until=lambda: "disconnected" in app.status_var.get())
         frame = app.sim.frame
         assert pump(app, until=lambda: app.sim.frame > frame + 3)

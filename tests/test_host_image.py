@@ -11,6 +11,7 @@ import zlib
 import pytest
 
 from .conftest import ROOT, RUNTIME, compile_c
+from .deadline import RUN
 
 W, H = 320, 240
 
@@ -114,7 +115,7 @@ def scene(tmp_path_factory):
                      RUNTIME / "tft_ili9340.c", RUNTIME / "platform_host.c", RUNTIME / "host_image.c"],
                     tmp / "draw_driver", includes=[ROOT / "tests" / "c" / "draw_cfg", RUNTIME])
     out = subprocess.run([str(exe), str(tmp / "s.png"), str(tmp / "s.ppm")], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, timeout=RUN).stdout
     cost = {k: int(v) for k, v in (line.split("=") for line in out.split())}
     rgb = read_ppm(tmp / "s.ppm")
     assert read_png(tmp / "s.png") == rgb
@@ -185,7 +186,7 @@ def test_host_writes_png_gif_and_ppm_of_the_same_frame(default_build, tmp_path):
     _, exe, _ = default_build
     png, ppm, gif = tmp_path / "f.png", tmp_path / "f.ppm", tmp_path / "f.gif"
     subprocess.run([str(exe), "--frames", "12", "--png", str(png), "--screenshot", str(ppm), "--gif", str(gif),
-                    "--gif-frames", "12"], check=True, capture_output=True)
+                    "--gif-frames", "12"], check=True, capture_output=True, timeout=RUN)
     rgb = read_ppm(ppm)
     assert read_png(png) == rgb
     frames, pal, delays = read_gif(gif)

@@ -4,11 +4,12 @@ from __future__ import annotations
 import subprocess
 
 from .conftest import ROOT, RUNTIME, compile_c
+from .deadline import RUN
 
 
 def test_threads_interleave_as_specified(tmp_path):
     exe = compile_c([ROOT / "tests" / "c" / "pt_driver.c"], tmp_path / "pt", includes=[RUNTIME])
-    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.splitlines()
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=RUN).stdout.splitlines()
     assert out == [
         "produce 0 at 0",    # producer runs first, sets the flag, then waits for it to clear
         "consume at 0",      # consumer takes it and yields

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from .conftest import ROOT
+from .deadline import RUN
 
 
 def quick_start_commands() -> list[str]:
@@ -30,7 +31,8 @@ def test_readme_cli_table_lists_every_command():
     from codegen import cli
 
     text = (ROOT / "README.md").read_text()
-    out = subprocess.run([sys.executable, "-m", "codegen.cli", "--help"], capture_output=True, text=True).stdout
+    out = subprocess.run([sys.executable, "-m", "codegen.cli", "--help"], capture_output=True, text=True,
+                         timeout=RUN).stdout
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
     assert cmds and all(f"`boidsgen {c}" in text for c in cmds), cmds
     assert cli.DEFAULT_SPEC == "spec/boids.yaml"

@@ -4,8 +4,10 @@ telemetry routed apart from replies; and, on pty pairs of our own, a board
 that never answers (timeouts) and one that runs another spec (warning)."""
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
+import time
 import tty
 import warnings
 from decimal import Decimal
@@ -15,7 +17,8 @@ import pytest
 from pysim.fxdecimal import parse
 from pysim.serial_client import BoardClient, BoardError, BoardTimeout, SpecMismatchWarning, value_text
 
-from .test_serial_pty import Host, exe, host, model  # noqa: F401  (fixtures)
+from .deadline import Deadline
+from .test_serial_pty import WAIT, Host, exe, host, model  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -112,7 +115,9 @@ def test_telemetry_reaches_the_callback_and_replies_stay_apart(board):
 
     board.on_telemetry = on_tm
     board.telemetry(True)
+    deadline = Deadline(WAIT, "two telemetry lines (one a second) at the callback")
     while not two.is_set():  # commands keep flowing while telemetry arrives
+        deadline.check(f"got {got}")
         assert board.get("max_speed") == 3.0
         two.wait(0.02)
     board.telemetry(False)
@@ -140,6 +145,8 @@ class SilentBoard:
         self._slave = slave  # kept open so the master never sees a hang-up
         self.answer = answer
         self.stop = threading.Event()
+        self.deaf = threading.Event()  # set: stop reading, as a board that hangs
+        self.idle = threading.Event()  # set by the server once it no longer reads
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -147,6 +154,10 @@ class SilentBoard:
         import select
         buf = b""
         while not self.stop.is_set():
+            if self.deaf.is_set():
+                self.idle.set()
+                self.stop.wait(0.05)
+                continue
             r, _, _ = select.select([self.master], [], [], 0.05)
             if not r:
                 continue
@@ -162,9 +173,11 @@ class SilentBoard:
 
     def close(self) -> None:
         self.stop.set()
-        self.thread.join()
+        self.thread.join(timeout=WAIT)  # the server polls `stop` every 0.05 s
+        stuck = self.thread.is_alive()
         os.close(self.master)
         os.close(self._slave)
+        assert not stuck, f"the SilentBoard thread did not stop within {WAIT} s"
 
 
 def test_timeout_when_nothing_answers(model):
@@ -190,6 +203,43 @@ def test_timeout_on_a_command_after_connecting(model):
             with pytest.raises(BoardTimeout) as e:
                 c.get("visual_range")
             assert e.value.reason == "no reply to 'get visual_range' within 0.3 s"
+    finally:
+        b.close()
+
+
+def fill(fd: int) -> None:
+    """Fill a pty towards its master until it takes no more. The kernel moves
+    written bytes on to the master's buffer a little later (a work queue), so
+    the pty counts as full only once it took nothing for several rounds."""
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    deadline = Deadline(WAIT, "full pty")
+    quiet = 0
+    while quiet < 5:
+        deadline.check()
+        took = 0
+        try:
+            while True:
+                took += os.write(fd, b"x" * 1024)
+        except BlockingIOError:
+            pass
+        quiet = 0 if took else quiet + 1
+        time.sleep(0.02)
+
+
+def test_timeout_when_the_board_stops_reading(model):
+    """A board that no longer reads (its input full): the command fails with
+    BoardTimeout after the client's timeout instead of blocking in write()."""
+    b = SilentBoard(lambda ln: info_line(model, model.SPEC_HASH) if ln == "info" else None)
+    try:
+        with BoardClient(b.path, model, timeout=0.3) as c:
+            b.deaf.set()
+            assert b.idle.wait(WAIT), "the SilentBoard server did not stop reading"
+            fill(b._slave)
+            start = time.monotonic()
+            with pytest.raises(BoardTimeout) as e:
+                c.get("visual_range")
+            assert e.value.reason == "could not send 'get visual_range' within 0.3 s (the board is not reading)"
+            assert time.monotonic() - start < WAIT
     finally:
         b.close()
 

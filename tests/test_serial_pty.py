@@ -17,6 +17,8 @@ import serial
 
 from pysim.fxdecimal import parse
 
+from .deadline import Deadline, read_line, read_rest, reap, terminate
+
 WAIT = 5.0  # seconds to wait for a reply before calling it missing (never a speed check)
 
 
@@ -26,18 +28,22 @@ class Host:
     def __init__(self, exe, *args: str) -> None:
         self.proc = subprocess.Popen([str(exe), "--pty", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
-        first = self.proc.stdout.readline()
-        assert first.startswith("pty: /dev/"), (first, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        try:
+            first = read_line(self.proc.stdout, WAIT, "'pty: /dev/...' line from boids_host --pty")
+            assert first.startswith("pty: /dev/"), (first, read_rest(self.proc.stderr)
+                                                    if self.proc.poll() is not None else "")
+        except BaseException:
+            self.proc.kill()
+            reap(self.proc, "boids_host --pty")
+            raise
         self.path = first.split(":", 1)[1].strip()
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            rc = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait()
-        assert rc == 0, self.proc.stderr.read()
+        rc = terminate(self.proc, "boids_host --pty")
+        err = read_rest(self.proc.stderr) if rc != 0 else ""
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        assert rc == 0, err
 
 
 @pytest.fixture
@@ -61,7 +67,9 @@ class Link:
     """A raw pyserial connection that collects reply lines (telemetry aside)."""
 
     def __init__(self, path: str) -> None:
-        self.ser = serial.Serial(path, 115200, timeout=0.05)
+        # write_timeout: a board that stops reading fails the write, never blocks it
+        self.ser = serial.Serial(path, 115200, timeout=0.05, write_timeout=WAIT)
+        self.path = path
         self.buf = b""
         self.telemetry: list[str] = []
 
@@ -69,7 +77,11 @@ class Link:
         self.ser.close()
 
     def write(self, data: bytes) -> None:
-        self.ser.write(data)
+        try:
+            self.ser.write(data)
+        except serial.SerialTimeoutException:
+            raise AssertionError(f"could not write {len(data)} bytes to {self.path} within {WAIT} s "
+                                 "(the board stopped reading)") from None
 
     def line(self) -> str:
         deadline = time.monotonic() + WAIT
@@ -81,9 +93,13 @@ class Link:
         return raw.decode("ascii")
 
     def replies(self, n: int) -> list[str]:
-        """Lines up to and including the n-th final (ok/err) line; telemetry set aside."""
+        """Lines up to and including the n-th final (ok/err) line; telemetry set
+        aside. Each reply must come within WAIT, telemetry or not (a lost reply
+        fails: the per-second telemetry lines do not keep the wait alive)."""
         out: list[str] = []
+        deadline = Deadline(WAIT, "ok/err reply line")
         while n:
+            deadline.check(f"got so far {out}, telemetry {self.telemetry[-3:]}")
             ln = self.line()
             if ln.startswith("tm "):
                 self.telemetry.append(ln)
@@ -91,7 +107,18 @@ class Link:
             out.append(ln)
             if ln.startswith("ok") or ln.startswith("err "):
                 n -= 1
+                deadline = Deadline(WAIT, "ok/err reply line")
         return out
+
+    def until(self, prefix: str, seconds: float = WAIT) -> list[str]:
+        """Every line up to and including the first one starting with `prefix`
+        (what an earlier session left in flight, telemetry), within `seconds`."""
+        seen: list[str] = []
+        deadline = Deadline(seconds, f"line starting {prefix!r}")
+        while not (seen and seen[-1].startswith(prefix)):
+            deadline.check(f"{len(seen)} other lines, the last {seen[-3:]}")
+            seen.append(self.line())
+        return seen
 
     def ask(self, line: str) -> list[str]:
         self.write(line.encode() + b"\n")
@@ -317,12 +344,9 @@ def test_garbage_bytes_then_the_link_still_works(link):
     link.write(b"\n\x15")
     # whatever the junk held, every line that came back is a well-formed reply
     link.write(b"info\n")
-    while True:
-        ln = link.line()
+    for ln in link.until("ok info "):
         assert ln.startswith(("ok", "err ", "param ", "tm ")), ln
         assert all(32 <= ord(c) < 127 for c in ln), ln
-        if ln.startswith("ok info "):
-            break
     assert link.params() == before
 
 
@@ -346,15 +370,13 @@ def test_disconnect_and_reconnect_keep_working(host):
         # what BoardClient does on connect: kill any half line, ask info, and
         # skip what the last session left in flight until the info line
         b.write(b"\x15info\n")
-        while not b.line().startswith("ok info "):
-            pass
+        b.until("ok info ")
         assert b.one("get visual_range") == "ok visual_range=30 raw=983040"
         b.write(b"get max_speed\n")  # left unread: the next session must not see it
         b.close()
     c = Link(host.path)
     c.write(b"\x15info\n")
-    while not c.line().startswith("ok info "):
-        pass
+    c.until("ok info ")
     assert c.one("get visual_range") == "ok visual_range=30 raw=983040"
     c.close()
 
@@ -372,8 +394,7 @@ def test_a_client_that_stops_reading_does_not_stall_the_flock(exe):
         a.close()
         b = Link(h.path)
         b.write(b"\x15info\n")
-        while not b.line().startswith("ok info "):  # skip what was still in flight
-            pass
+        b.until("ok info ")  # skip what was still in flight
         s1 = stats(b)
         time.sleep(0.2)
         assert stats(b)["frames"] > s1["frames"]
@@ -421,5 +442,5 @@ def test_a_person_typing_in_miniterm(host, eol):
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.wait()
+            reap(proc, "miniterm")
         os.close(master)

@@ -10,6 +10,7 @@ import pytest
 from codegen.spec_loader import load_spec
 from codegen.spec_writer import SpecWriteError, save_defaults
 from tests.conftest import DEFAULT_SPEC, ROOT
+from tests.deadline import RUN
 
 
 @pytest.fixture
@@ -71,7 +72,7 @@ def test_the_saved_spec_regenerates(spec, tmp_path):
     save_defaults(spec, {"matching_factor": "0.08"})
     out = tmp_path / "out"
     res = subprocess.run(["boidsgen", "generate", str(spec), "-o", str(out)], capture_output=True, text=True,
-                         cwd=ROOT)
+                         cwd=ROOT, timeout=RUN)
     assert res.returncode == 0, res.stderr
     model = (out / "python" / "boids_model.py").read_text()
     assert 'default="0.08"' in model
