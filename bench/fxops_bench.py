@@ -139,11 +139,11 @@ def child_compile() -> dict:
     from pysim import fxops as F
     t_import = T_IMPORT
     frame = njit(cache=True)(toy_frame)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     run_frames(frame, 4, 1)  # what a generated model pays: its frame, the ops inlined
-    t_frame = time.perf_counter() - t1
+    t_frame, c_frame = time.perf_counter() - t1, time.process_time() - c1
     st = F.new_status()
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     for kind in ("fixed", "float", "checked"):
         for name, f in F.namespace(kind).items():
             nargs = f.py_func.__code__.co_argcount - (2 if kind == "checked" else 0)
@@ -158,8 +158,8 @@ def child_compile() -> dict:
             if name in ("idiv", "acc_mean"):
                 args[1] = 2
             f(*args, *((st, 0) if kind == "checked" else ()))
-    t_ops = time.perf_counter() - t2
-    return {"import": t_import, "ops": t_ops, "frame": t_frame}
+    t_ops, c_ops = time.perf_counter() - t2, time.process_time() - c2
+    return {"import": t_import, "ops": t_ops, "frame": t_frame, "ops_cpu": c_ops, "frame_cpu": c_frame}
 
 
 def child_run(n: int, frames: int) -> dict:
@@ -206,10 +206,12 @@ def main() -> None:
         warm = spawn(["--child", "compile"], env)
         n_funcs = 3 * len(__import__("pysim.fxops", fromlist=["NAMES"]).NAMES)
         print("\ncompile (fresh interpreters; import = numba + pysim.fxops; toy frame = the loop below,"
-              f" the ops inlined; functions = all {n_funcs} of fx_, fl_, ck_ called once each from Python):")
+              f" the ops inlined; functions = all {n_funcs} of fx_, fl_, ck_ called once each from Python;"
+              " wall time, CPU time in brackets):")
         for what, t in (("cold cache", cold), ("warm cache", warm)):
-            print(f"  {what}: import {t['import']:.2f} s, toy frame {t['frame']:.2f} s, "
-                  f"functions {t['ops']:.2f} s; import + toy frame {t['import'] + t['frame']:.2f} s")
+            print(f"  {what}: import {t['import']:.2f} s, toy frame {t['frame']:.2f} s ({t['frame_cpu']:.2f}), "
+                  f"functions {t['ops']:.2f} s ({t['ops_cpu']:.2f}); "
+                  f"import + toy frame {t['import'] + t['frame']:.2f} s")
 
         comp = spawn(["--child", "run", "--boids", str(a.boids), "--frames", str(a.frames)], env)
         pure = spawn(["--child", "run", "--boids", str(a.boids), "--frames", str(a.py_frames)],

@@ -86,9 +86,10 @@ asr, to_int, d2, sq64, acc_add, acc_sub, sign, min, max, clamp) take
 Functions are `@njit(cache=True, inline="always")`: numba inlines each into
 the generated loop before type inference, so the small ones cost nothing and
 constant `fb`/shift counts fold. LLVM would inline them anyway (the run
-time is the same), but compiling them as separate functions first cost more:
-bench/fxops_bench.py's toy frame compiled in 4.1 s this way against 6.9 s
-with plain @njit (numba 0.68, one run). numba's cache does not see
+time is the same), but compiling them as separate functions first costs a
+little more: bench/fxops_bench.py's toy frame took 2.4 s of CPU to compile
+this way against 2.6 to 2.9 s with plain @njit (numba 0.68, two runs each).
+numba's cache does not see
 changes in a module a cached function calls (numba issues #1833, #9483):
 generated code should carry SOURCE_HASH (this file's hash) so that a changed
 fxops.py changes the generated file and invalidates its cache.
