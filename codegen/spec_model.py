@@ -137,8 +137,9 @@ class Param(Strict):
     min: Number
     max: Number
     type: Literal["fixed", "int"] = "fixed"
-    unit: str = Field("", pattern=r"^[!-~]*$", max_length=16,
-                      description="printable ASCII without spaces (the board's `list` reply shows it as a token)")
+    unit: str = Field("", pattern=r"^[!#-&(-\[\]-_a-~]*$", max_length=16,
+                      description="printable ASCII without spaces, quotes, backslash or backtick (the board's "
+                      "`list` reply shows it as one token)")
     description: str = Field("", max_length=500)
     tunable: bool = Field(True, description="settable at run time over the serial link")
     id: int | None = Field(None, ge=0, le=255, description="slider id for the course's `s ID VALUE` form")

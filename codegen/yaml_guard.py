@@ -28,6 +28,7 @@ from .spec_errors import SpecIssue
 MAX_BYTES = 65536
 MAX_DEPTH = 32
 MAX_NODES = 10000
+CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 
 # Format characters that reorder or hide text, and Unicode line breaks that
 # some tools and languages honour and others do not.
@@ -144,6 +145,9 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
             stack[-1][3] = not stack[-1][3]
 
     for ev in y.parse(text):
+        tag = getattr(ev, "tag", None)
+        if tag and tag not in CORE_TAGS and not (isinstance(ev, ScalarEvent) and ev.implicit[0]):
+            return issue(ev, f"the YAML tag {tag} is not allowed in a spec (only plain values, lists and mappings)")
         if isinstance(ev, ScalarEvent):
             if stack and stack[-1][2] and stack[-1][3] and ev.value == "<<" and ev.style is None:
                 return issue(ev, "merge keys (<<) are not supported: write the keys out (anchors and aliases of "
@@ -155,6 +159,8 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
         elif isinstance(ev, AliasEvent):
             if stack and stack[-1][2] and stack[-1][3]:
                 return issue(ev, "an alias as a mapping key is not supported")
+            if any(open_[0] == ev.anchor for open_ in stack):
+                return issue(ev, f"alias *{ev.anchor} is inside its own anchor (a document that contains itself)")
             nodes += sizes.get(ev.anchor, 1)
             if nodes > MAX_NODES:
                 return issue(ev, f"alias *{ev.anchor} expands the document beyond {MAX_NODES} nodes")
