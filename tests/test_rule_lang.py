@@ -897,9 +897,9 @@ def test_library_rule_is_the_template_op_for_op(name):
 
 def test_library_zones_are_the_seed_zones():
     sep, ali, coh = (load_rule_file(DEFS / f"{n}.yaml") for n in ("separation", "alignment", "cohesion"))
-    assert (sep.neighbours.within, sep.neighbours.box, sep.neighbours.outside) == ("range", "visual", None)
+    assert (sep.neighbours.within, sep.neighbours.zone) == ("range", "protected")
     for r in (ali, coh):
-        assert (r.neighbours.within, r.neighbours.outside) == ("range", "protected") and r.neighbours.coincident
+        assert (r.neighbours.within, r.neighbours.zone) == ("range", "visual") and r.neighbours.coincident
     assert not any(r.needs_dist for r in (sep, ali, coh))
 
 
@@ -914,14 +914,13 @@ def test_library_matches_the_catalog():
     kinds = {"predators", "obstacles", "food"}
     for name, d in CATALOG.items():
         r = rules[name]
-        extra = {"protected"} if d.zone == "visual" else {"visual"} if d.zone == "protected" else set()
-        assert set(r.role_types) == set(d.roles) | extra, name
+        assert set(r.role_types) == set(d.roles), name
         assert {n for n, t in r.role_types.items() if t == I} == set(d.int_roles), name
         assert [(s.name, "fx" if s.type == F else "int") for s in r.state] == list(d.state), name
         nb = r.neighbours
         if d.zone:
             assert nb.of == "boids" and nb.coincident == (d.zone != "radius"), name
-            assert (nb.outside is not None) == (d.zone == "visual") and (nb.box is not None) == (d.zone == "protected")
+            assert nb.zone == (d.zone if d.zone in ("protected", "visual") else None), name
         else:
             assert nb is None or nb.of in kinds, name
         needs = (nb.of if nb and nb.of != "boids" else None) or (r.uses[0] if r.uses else None)

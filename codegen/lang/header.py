@@ -6,7 +6,7 @@ neighbours, sections, state declarations, and its blocks parsed.
   roles: {name: fixed|int|bool}    the parameters it takes (a bool role is an
                                    int parameter read as `!= 0`)
   neighbours: {of: boids|predators|obstacles|food, within: <role>,
-               outside: <role>, box: <role>, coincident: true|false,
+               zone: protected|visual, coincident: true|false,
                pick: all|nearest}
   uses: [target, ledge, scouts]    spec sections it reads (target.x ...)
   state: {name: initial}           per-boid state; the initial value is a
@@ -19,10 +19,11 @@ neighbours, sections, state declarations, and its blocks parsed.
 
 `within` is required for boids (it bounds the pair loop) and optional for
 the other kinds (without it every entity of the kind is visited).
-`outside` and `box` express the seed's zones (seed 000): a boid inside the
-protected range is not in the visual zone (`outside: protected`), and the
-seed's box test on the visual range bounds the protected zone too
-(`box: visual`, which only matters when protected > visual).
+`zone` joins the seed's zones (seed 000), which the pair loop tests as one
+chain: `if d2 < protected^2 {protected rules} else if d2 < visual^2 {visual
+rules}`, both inside the seed's box test |dx|, |dy| < the outer zone's range
+(visual, else protected). So a boid inside the protected range is not in the
+visual zone. All rules of one zone in a spec share one range parameter.
 `coincident: false` leaves out neighbours at the boid's own position
 (d2 = 0; the force rules divide by the distance); by default they count, as
 in the seed's protected zone.
@@ -40,7 +41,8 @@ from .parse import NAME_RE, parse_block, parse_expr
 from .scope import KINDS, ROLE_RESERVED, SECTIONS
 
 KEYS = ("description", "seed", "roles", "neighbours", "uses", "state", "before", "each", "apply")
-NEIGHBOUR_KEYS = ("of", "within", "outside", "box", "coincident", "pick")
+NEIGHBOUR_KEYS = ("of", "within", "zone", "coincident", "pick")
+ZONES = ("protected", "visual")
 ROLE_TYPES = {"fixed": Type.FIXED, "int": Type.INT, "bool": Type.BOOL}
 MAX_DESCRIPTION = 500
 
@@ -170,7 +172,7 @@ def _neighbours(node, h: Header) -> None:
              f"neighbours of what? {', '.join(KINDS)}{_did_you_mean(of, KINDS) if of else ''}"))
         ok = False
     ranges = {}
-    for k in ("within", "outside", "box"):
+    for k in ("within",):
         r = nb.get(k)
         if r is None:
             continue
@@ -185,8 +187,10 @@ def _neighbours(node, h: Header) -> None:
     if of == "boids" and "within" not in nb:
         err((value_pos(node, "neighbours"), "neighbours.within", "boids need `within: <range role>`"))
         ok = False
-    if "outside" in ranges and "within" not in nb:
-        err((value_pos(nb, "outside"), "neighbours.outside", "outside needs within"))
+    zone = nb.get("zone")
+    if zone is not None and (zone not in ZONES or of != "boids"):
+        err((value_pos(nb, "zone"), "neighbours.zone",
+             f"zone is one of the seed's zones over boids: {', '.join(ZONES)}{_did_you_mean(str(zone), ZONES)}"))
         ok = False
     coincident = nb.get("coincident", True)
     if not isinstance(coincident, bool):
@@ -197,8 +201,7 @@ def _neighbours(node, h: Header) -> None:
         err((value_pos(nb, "pick"), "neighbours.pick", "pick is all or nearest"))
         ok = False
     if ok:
-        h.neighbours = Neighbours(of, ranges.get("within"), ranges.get("outside"), coincident, pick,
-                                  value_pos(node, "neighbours"), ranges.get("box"))
+        h.neighbours = Neighbours(of, ranges.get("within"), zone, coincident, pick, value_pos(node, "neighbours"))
 
 
 def _state(node, h: Header, lines: list[str]) -> None:

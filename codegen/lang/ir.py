@@ -151,19 +151,18 @@ class Role:
 @dataclass(frozen=True)
 class Neighbours:
     """Which neighbours `each` runs for. A neighbour is in range when
-    d2 < within^2 (no `within`: every entity of the kind; boids need one),
-    and not d2 < outside^2 (the seed's else-if zones), and, with `box`,
-    |dx| < box and |dy| < box (the seed's box pre-test on the visual range,
-    which also bounds its protected zone), and, with coincident false,
-    d2 != 0. pick 'nearest': only the one with the least d2 (ties: the lower
-    index), so count is 0 or 1. Ranges are role names."""
+    d2 < within^2 (no `within`: every entity of the kind; boids need one) and,
+    with coincident false, d2 != 0. With `zone` (boids only) the rule joins
+    the seed's zone chain instead (seed 000): inside the box |dx|, |dy| <
+    the outer zone's range, `protected` when d2 < protected^2, else `visual`
+    when d2 < visual^2. pick 'nearest': only the one with the least d2 (ties:
+    the lower index), so count is 0 or 1. Ranges are role names."""
     of: str
     within: str | None
-    outside: str | None
+    zone: str | None
     coincident: bool
     pick: str
     pos: Pos
-    box: str | None = None
 
 
 @dataclass(frozen=True)
