@@ -3,6 +3,7 @@ raw fixed-point values, the parameter/command table, zones, the spec hash.
 Templates only render what is here."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pysim.fxdecimal import format_raw, from_number, to_float
 from pysim.model_support import ParamDef
 
 from . import VERSION
+from .lang.ir import RuleIR
 from .rules.catalog import CATALOG, RuleDef
 from .spec_checks import frac_bits
 from .spec_model import Spec
@@ -65,6 +67,7 @@ class RuleInfo:
     defn: RuleDef
     refs: dict  # role -> parameter name
     spec: Spec
+    ir: RuleIR  # the rule's definition, compiled (codegen/lang); emitters read this
 
     def c(self, role: str) -> str:
         return f"P->{self.refs[role]}"
@@ -212,6 +215,14 @@ class GenModel:
         return next(p for p in self.params if p.name == name)
 
 
+@functools.lru_cache(maxsize=4)
+def library(frac_bits: int) -> dict[str, RuleIR]:
+    """The built-in rules (codegen/rules/defs/), compiled once per format."""
+    from .lang.library import load_library
+
+    return load_library(frac_bits=frac_bits)
+
+
 def _exact_decimal(raw: int, fb: int) -> str:
     d = Decimal(raw) / (Decimal(2) ** fb)
     s = format(d, "f")
@@ -255,7 +266,7 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
     for i, r in enumerate(spec.rules):
         d = CATALOG[r.rule]
         refs = {role: getattr(r, role) for role in d.roles}
-        rules.append(RuleInfo(i, r.rule, d, refs, spec))
+        rules.append(RuleInfo(i, r.rule, d, refs, spec, library(fb)[r.rule]))
         if d.zone == "radius":
             if refs["range"] not in radius:
                 radius.append(refs["range"])
