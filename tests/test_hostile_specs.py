@@ -163,7 +163,7 @@ def hard_stop(seconds: float, what: str):
     only). A timer already running (pytest-timeout's signal method) is put
     back afterwards with what is left of it."""
     def on_alarm(signum, frame):
-        raise Hung(f"{what} still running after {seconds:.0f} s: interrupted (a hang)")
+        raise Hung(f"{what} still running after {seconds:g} s: interrupted (a hang)")
 
     old_handler = signal.signal(signal.SIGALRM, on_alarm)
     old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
