@@ -14,8 +14,7 @@ from pysim.fxdecimal import format_raw, from_number, to_float
 from pysim.model_support import ParamDef
 
 from . import VERSION
-from .lang.ir import RuleIR
-from .rules.catalog import CATALOG, RuleDef
+from .lang.ir import RuleIR, Type
 from .spec_checks import frac_bits
 from .spec_model import Spec
 
@@ -23,7 +22,10 @@ from .spec_model import Spec
 def spec_hash(spec: Spec) -> str:
     """16 hex digits of SHA-256 over the canonical JSON of the validated spec
     (comments and layout do not count; every value does)."""
-    canon = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    data = spec.model_dump(mode="json")
+    if not data.get("rule_defs"):  # specs without rules of their own keep the hash they always had
+        data.pop("rule_defs", None)
+    canon = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
@@ -61,13 +63,39 @@ class QuantRow:
 
 
 @dataclass(frozen=True)
+class RuleTraits:
+    """What the emitters ask of a rule, read off its IR once."""
+
+    zone: str | None  # 'protected' / 'visual' (the seed's chain), 'radius' (other boid ranges), None
+    requires: str | None  # the spec section it reads (predators, obstacles, food, target, ledge, scouts)
+    int_roles: tuple[str, ...]  # roles that take int parameters (int and bool roles)
+    state: tuple[tuple[str, str], ...]  # per-boid state: (name, 'fx' | 'int')
+    needs_dist: bool  # its pair code reads `dist`, the exact distance
+    pre: bool  # it has a `before` block (code ahead of the pair loop)
+    summary: str
+    seed: str
+
+    @classmethod
+    def of(cls, ir: RuleIR) -> "RuleTraits":
+        nb = ir.neighbours
+        zone = None if nb is None or nb.of != "boids" else (nb.zone or "radius")
+        requires = nb.of if nb is not None and nb.of != "boids" else (ir.uses[0] if ir.uses else None)
+        return cls(zone, requires, tuple(r.name for r in ir.roles if r.type in (Type.INT, Type.BOOL)),
+                   tuple((s.name, "fx" if s.type == Type.FIXED else "int") for s in ir.state),
+                   ir.needs_dist, bool(ir.before), ir.description, ir.seed)
+
+
+@dataclass(frozen=True)
 class RuleInfo:
     index: int
     name: str
-    defn: RuleDef
     refs: dict  # role -> parameter name
     spec: Spec
     ir: RuleIR  # the rule's definition, compiled (codegen/lang); emitters read this
+
+    @property
+    def defn(self) -> RuleTraits:
+        return RuleTraits.of(self.ir)
 
     def c(self, role: str) -> str:
         return f"P->{self.refs[role]}"
@@ -83,14 +111,20 @@ class RuleInfo:
         return f"P.{getattr(getattr(self.spec, section), role)}"
 
     @property
+    def zone_range(self) -> str | None:
+        """The parameter bounding its neighbours (its `within` role's)."""
+        nb = self.ir.neighbours
+        return self.refs[nb.within] if nb is not None and nb.within else None
+
+    @property
     def zone_var(self) -> str:
         z = self.defn.zone
-        return f"z_r_{self.refs['range']}" if z == "radius" else f"z_{z}"
+        return f"z_r_{self.refs[self.ir.neighbours.within]}" if z == "radius" else f"z_{z}"
 
     @property
     def count_var(self) -> str:
         z = self.defn.zone
-        return f"n_r_{self.refs['range']}" if z == "radius" else f"n_{z}"
+        return f"n_r_{self.refs[self.ir.neighbours.within]}" if z == "radius" else f"n_{z}"
 
 
 @dataclass(frozen=True)
@@ -144,7 +178,7 @@ class GenModel:
 
     @property
     def zone_needs_dist(self) -> dict:
-        return {z: any(r.defn.needs_dist for r in self.rules if r.defn.zone == "radius" and r.refs["range"] == z)
+        return {z: any(r.defn.needs_dist for r in self.rules if r.defn.zone == "radius" and r.zone_range == z)
                 for z in self.radius_zones}
 
     @property
@@ -263,15 +297,18 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
     rules = []
     zones: dict[str, str] = {}
     radius: list[str] = []
+    known = spec._rules or library(fb)
     for i, r in enumerate(spec.rules):
-        d = CATALOG[r.rule]
-        refs = {role: getattr(r, role) for role in d.roles}
-        rules.append(RuleInfo(i, r.rule, d, refs, spec, library(fb)[r.rule]))
-        if d.zone == "radius":
-            if refs["range"] not in radius:
-                radius.append(refs["range"])
-        elif d.zone:
-            zones.setdefault(d.zone, refs["range"])
+        ir = known[r.rule]
+        refs = {role.name: r.model_extra[role.name] for role in ir.roles}
+        info = RuleInfo(i, r.rule, refs, spec, ir)
+        rules.append(info)
+        z = info.defn.zone
+        if z == "radius":
+            if info.zone_range not in radius:
+                radius.append(info.zone_range)
+        elif z:
+            zones.setdefault(z, info.zone_range)
     fp = spec.fixed_point
     obstacles = tuple(tuple(from_number(v, fb) for v in o) for o in (spec.obstacles.initial if spec.obstacles else ()))
     target = (from_number(spec.target.x, fb), from_number(spec.target.y, fb)) if spec.target else (0, 0)

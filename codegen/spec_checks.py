@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .rules.catalog import CATALOG, SECTION_ROLES
 from .names import folder_problem, identifier_problem
 from .pic32_clock import baud_problem
 from .spec_errors import SpecIssue
 
 FORMATS = {"s16.15": 15, "s15.16": 16}
+
+# Entity sections: role -> parameter type.
+SECTION_ROLES: dict[str, dict[str, str]] = {
+    "predators": {"count": "int", "min_speed": "fixed", "max_speed": "fixed", "turn_factor": "fixed",
+                  "left": "fixed", "right": "fixed", "top": "fixed", "bottom": "fixed"},
+    "food": {"count": "int", "speed": "fixed"},
+    "ledge": {"y": "fixed", "left": "fixed", "right": "fixed"},
+    "scouts": {"group1": "int", "group2": "int"},
+}
 
 
 def frac_bits(spec) -> int:
@@ -107,32 +115,6 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
     if isinstance(obst.get("initial"), list) and isinstance(obst.get("capacity"), int) \
             and len(obst["initial"]) > obst["capacity"]:
         out.append(loc8.issue(("obstacles", "initial"), f"{len(obst['initial'])} obstacles > capacity {obst['capacity']}"))
-
-    seen: dict[str, int] = {}
-    zone_range: dict[str, tuple[str, int]] = {}
-    rules = data.get("rules") if isinstance(data.get("rules"), list) else []
-    for i, rule in enumerate(rules):
-        if not isinstance(rule, dict) or rule.get("rule") not in CATALOG:
-            continue
-        name = rule["rule"]
-        d = CATALOG[name]
-        if name in seen:
-            out.append(loc8.issue(("rules", i, "rule"), f"rule '{name}' already listed at rules.{seen[name]}"))
-        seen[name] = i
-        for role in d.roles:
-            if role in rule:
-                need(rule[role], ("rules", i, role), f"{name}.{role}", "int" if role in d.int_roles else "fixed")
-        if d.requires and not isinstance(data.get(d.requires), dict):
-            out.append(loc8.issue(("rules", i, "rule"),
-                                  f"rule '{name}' needs a '{d.requires}:' section in the spec"))
-        rng = rule.get("range")
-        if d.zone in ("protected", "visual") and isinstance(rng, str):
-            if d.zone in zone_range and zone_range[d.zone][0] != rng:
-                prev, j = zone_range[d.zone]
-                out.append(loc8.issue(("rules", i, "range"),
-                                      f"the {d.zone} zone already uses '{prev}' (rules.{j}); rules in one zone share one range"))
-            else:
-                zone_range.setdefault(d.zone, (rng, i))
 
     spawn = _dict(data.get("spawn"))
     for role in ("left", "right", "top", "bottom", "min_speed", "max_speed"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 Number = Union[int, float]
@@ -185,152 +185,53 @@ class Serial(Strict):
     line_max: int = Field(64, ge=16, le=255, description="longest command line accepted")
 
 
-# ---- rules: one model per rule; `rule` names it. The fields are parameter
-# ---- names; the catalog (codegen/rules/catalog.py) says what each one means.
+# ---- rules: a rule is defined once, in the rule language (codegen/lang),
+# ---- in the library (codegen/rules/defs/<rule>.yaml) or in the spec's
+# ---- rule_defs; `rules:` lists the ones to run and binds their roles.
 
 
-class Separation(Strict):
-    rule: Literal["separation"]
-    range: Name
-    factor: Name
+class RuleUse(BaseModel):
+    """One entry of `rules:`: the rule's name and, for each of its roles, the
+    spec parameter that plays it (`{rule: separation, range: protected_range,
+    factor: avoid_factor}`). Which roles a rule has is its definition's
+    business, checked against it in spec_checks."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    rule: Name = Field(description="a library rule (`boidsgen rules`) or one of the spec's rule_defs")
+    __pydantic_extra__: dict[str, Name]
 
 
-class Alignment(Strict):
-    rule: Literal["alignment"]
-    range: Name
-    factor: Name
+class NeighboursDef(Strict):
+    of: Literal["boids", "predators", "obstacles", "food"]
+    within: Name | None = Field(None, description="a fixed role: neighbours closer than it")
+    zone: Literal["protected", "visual"] | None = Field(
+        None, description="join the seed's zone chain (protected, else visual, inside the box test)")
+    coincident: bool = Field(True, description="false: leave out neighbours at the boid's own position")
+    pick: Literal["all", "nearest"] = "all"
 
 
-class Cohesion(Strict):
-    rule: Literal["cohesion"]
-    range: Name
-    factor: Name
+class RuleDefinition(Strict):
+    """A rule in the rule language (docs/rules.md): roles, what it reads, and
+    its blocks of Python-like statements."""
 
-
-class Edges(Strict):
-    rule: Literal["edges"]
-    left: Name
-    right: Name
-    top: Name
-    bottom: Name
-    factor: Name
-
-
-class SpeedLimit(Strict):
-    rule: Literal["speed_limit"]
-    min: Name
-    max: Name
-
-
-class PredatorAvoidance(Strict):
-    rule: Literal["predator_avoidance"]
-    range: Name
-    factor: Name
-
-
-class ScoutBias(Strict):
-    rule: Literal["scout_bias"]
-    bias1: Name
-    bias2: Name
-    dynamic: Name
-    max_bias: Name
-    increment: Name
-
-
-class SeparationForce(Strict):
-    rule: Literal["separation_force"]
-    range: Name
-    weight: Name
-
-
-class AlignmentForce(Strict):
-    rule: Literal["alignment_force"]
-    range: Name
-    max_force: Name
-    weight: Name
-
-
-class CohesionForce(Strict):
-    rule: Literal["cohesion_force"]
-    range: Name
-    max_force: Name
-    weight: Name
-
-
-class SpeedCap(Strict):
-    rule: Literal["speed_cap"]
-    max: Name
-    multiplier: Name
-
-
-class TargetSeek(Strict):
-    rule: Literal["target_seek"]
-    factor: Name
-
-
-class SeparationInverse(Strict):
-    rule: Literal["separation_inverse"]
-    range: Name
-    weight: Name
-
-
-class AlignmentUnit(Strict):
-    rule: Literal["alignment_unit"]
-    range: Name
-    weight: Name
-
-
-class CohesionRadius(Strict):
-    rule: Literal["cohesion_radius"]
-    range: Name
-    weight: Name
-
-
-class ObstacleAvoidance(Strict):
-    rule: Literal["obstacle_avoidance"]
-    range: Name
-    weight: Name
-
-
-class PredatorFlee(Strict):
-    rule: Literal["predator_flee"]
-    range: Name
-    weight: Name
-
-
-class SpeedRegulation(Strict):
-    rule: Literal["speed_regulation"]
-    default: Name
-    rate: Name
-
-
-class Gravity(Strict):
-    rule: Literal["gravity"]
-    g: Name
-
-
-class FoodTracking(Strict):
-    rule: Literal["food_tracking"]
-    range: Name
-    factor: Name
-
-
-class Perching(Strict):
-    rule: Literal["perching"]
-    time: Name
-    takeoff: Name
-
-
-Rule = Annotated[
-    Union[Separation, Alignment, Cohesion, Edges, SpeedLimit, PredatorAvoidance, ScoutBias,
-          SeparationForce, AlignmentForce, CohesionForce, SpeedCap, TargetSeek,
-          SeparationInverse, AlignmentUnit, CohesionRadius, ObstacleAvoidance, PredatorFlee,
-          SpeedRegulation, Gravity, FoodTracking, Perching],
-    Field(discriminator="rule"),
-]
+    description: str = Field(max_length=500)
+    seed: str = Field("", max_length=40, description="the seed text the rule follows")
+    override: bool = Field(False, description="true: this definition replaces the library rule of the same name")
+    roles: dict[Name, Literal["fixed", "int", "bool"]] = Field(default_factory=dict)
+    neighbours: NeighboursDef | None = None
+    uses: list[Literal["target", "ledge", "scouts"]] = Field(default_factory=list)
+    state: dict[Name, Union[int, float, str]] = Field(default_factory=dict,
+                                                      description="per-boid state: name -> initial value")
+    before: str | None = Field(None, description="per boid, ahead of the neighbours; `return` ends its frame")
+    each: str | None = Field(None, description="per neighbour in range")
+    apply: str = Field(description="per boid, once")
 
 
 class Spec(Strict):
+    # every rule the spec can use by name, compiled (codegen/rule_set.py);
+    # set by the loader, carried by model_copy into variants
+    _rules: dict = PrivateAttr(default_factory=dict)
+
     name: Name
     description: str = Field("", max_length=4000)
     display: Display = Display()
@@ -341,7 +242,9 @@ class Spec(Strict):
     update_order: Literal["sequential", "synchronous"] = "sequential"
     params: dict[Name, Param]
     spawn: Spawn
-    rules: list[Rule] = Field(min_length=1)
+    rule_defs: dict[Name, RuleDefinition] = Field(
+        default_factory=dict, description="the spec's own rules, in the rule language (docs/rules.md)")
+    rules: list[RuleUse] = Field(min_length=1)
     predators: Predators | None = None
     obstacles: Obstacles | None = None
     food: Food | None = None

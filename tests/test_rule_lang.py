@@ -903,33 +903,6 @@ def test_library_zones_are_the_seed_zones():
     assert not any(r.needs_dist for r in (sep, ali, coh))
 
 
-def test_library_matches_the_catalog():
-    """Each definition declares what codegen/rules/catalog.py says the rule
-    needs: its roles (plus the seed zones' partner range), int roles, state,
-    zone, section, dist and pre-loop code."""
-    from codegen.rules.catalog import CATALOG
-
-    rules = {p.stem: load_rule_file(p) for p in library_files()}
-    assert set(rules) == set(CATALOG)
-    kinds = {"predators", "obstacles", "food"}
-    for name, d in CATALOG.items():
-        r = rules[name]
-        assert set(r.role_types) == set(d.roles), name
-        assert {n for n, t in r.role_types.items() if t == I} == set(d.int_roles), name
-        assert [(s.name, "fx" if s.type == F else "int") for s in r.state] == list(d.state), name
-        nb = r.neighbours
-        if d.zone:
-            assert nb.of == "boids" and nb.coincident == (d.zone != "radius"), name
-            assert nb.zone == (d.zone if d.zone in ("protected", "visual") else None), name
-        else:
-            assert nb is None or nb.of in kinds, name
-        needs = (nb.of if nb and nb.of != "boids" else None) or (r.uses[0] if r.uses else None)
-        assert needs == d.requires, name
-        if nb is None or nb.of == "boids":  # the catalog's needs_dist is about the boids' pair loop
-            assert r.needs_dist == d.needs_dist, name
-        assert bool(r.before) == d.pre, name
-
-
 @pytest.mark.parametrize("frac_bits", [15, 16])
 def test_library_compiles_in_both_formats(frac_bits):
     from codegen.lang.library import load_library

@@ -68,7 +68,7 @@ def test_all_errors_at_once_in_file_order(tmp_path, capsys):
 
 @pytest.mark.parametrize("mutation, message", [
     (("name: boids", "name: Boids"), "name: String should match pattern"),
-    (("  - {rule: cohesion,", "  - {rule: cohesio,"), "unknown rule; known rules:"),
+    (("  - {rule: cohesion,", "  - {rule: cohesio,"), "unknown rule 'cohesio' (did you mean 'cohesion'?)"),
     (("max_speed:       {default: 3,", "max_speed:       {default: 3, default: 4,"), "duplicate name 'default'"),
     (("update_order: sequential", "update_order: sideways"), "update_order: Input should be 'sequential' or 'synchronous'"),
     (("  size: 100 ", "  size: 101 "), "flock.size: size 101 > capacity 100"),

@@ -40,7 +40,7 @@ from .locate import block, key_pos, mapping_pos, value_pos
 from .parse import NAME_RE, parse_block, parse_expr
 from .scope import KINDS, ROLE_RESERVED, SECTIONS
 
-KEYS = ("description", "seed", "roles", "neighbours", "uses", "state", "before", "each", "apply")
+KEYS = ("description", "seed", "override", "roles", "neighbours", "uses", "state", "before", "each", "apply")
 NEIGHBOUR_KEYS = ("of", "within", "zone", "coincident", "pick")
 ZONES = ("protected", "visual")
 ROLE_TYPES = {"fixed": Type.FIXED, "int": Type.INT, "bool": Type.BOOL}
