@@ -3,6 +3,7 @@
   boidsgen generate [SPEC] [-o DIR] [--check]
   boidsgen check [SPEC] [--max-quant-error PCT] [--strict]
   boidsgen schema
+  boidsgen rules [NAME] [--spec SPEC]
   boidsgen build [SPEC]
   boidsgen sim [SPEC] --frames N --seed S [--arith fixed|float] [--boids N] [--set NAME=VALUE ...] [--trace FILE]
                [--check-overflow]
@@ -124,6 +125,60 @@ def cmd_check(a) -> int:
         print(f"{level}: {q.name}.{q.field} = {q.text} quantizes to {q.represents} "
               f"({q.rel_error * 100:+.2f}%, above {a.max_quant_error}%)", file=sys.stderr)
     return 1 if (bad and a.strict) else 0
+
+
+def cmd_rules(a) -> int:
+    """The library (and a spec's own rules with --spec): a table, or one definition."""
+    from .lang.library import DEFS, library_files
+    from .model import library
+
+    rules = dict(library(15))
+    own = {}
+    if a.spec_file:
+        from .spec_loader import load_spec
+
+        spec, _ = load_spec(a.spec_file)
+        own = {n: r for n, r in spec._rules.items() if r.path != rules.get(n, r).path or n not in rules}
+        rules.update(own)
+    if a.name is None:
+        print(f"{'rule':<20} {'seed':<14} roles; summary")
+        for name in sorted(rules):
+            r = rules[name]
+            where = " (spec)" if name in own else ""
+            roles = ", ".join(f"{x.name}: {x.type}" for x in r.roles)
+            print(f"{name:<20} {(r.seed or '-'):<14} {roles}; {r.description}{where}")
+        print(f"\n{len(rules)} rules; `boidsgen rules NAME` prints a definition (library: {DEFS})")
+        return 0
+    r = rules.get(a.name)
+    if r is None:
+        import difflib
+
+        near = difflib.get_close_matches(a.name, list(rules), n=1)
+        _err(f"no rule '{a.name}'" + (f" (did you mean '{near[0]}'?)" if near else "") + "; `boidsgen rules` lists them")
+        return 2
+    path = Path(r.path)
+    if a.name in own:
+        from .spec_loader import read_yaml
+
+        doc = read_yaml(path)
+        node = doc["rule_defs"][a.name]
+        first, last = node.lc.line, _last_line(path, node.lc.line)
+        lines = path.read_text(encoding="utf-8").splitlines()[first - 1:last]
+        print(f"# {path}, rule_defs.{a.name}")
+        print("\n".join(ln[2:] if ln.startswith("  ") else ln for ln in lines))
+    else:
+        print(path.read_text(encoding="utf-8"), end="")
+    return 0
+
+
+def _last_line(path: Path, start: int) -> int:
+    """The last line of the block that starts at 0-based line `start` (by indentation)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= indent):
+        end += 1
+    return end
 
 
 def cmd_schema(a) -> int:
@@ -285,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="warn when a constant's relative quantization error exceeds PCT percent (default 5)")
     p.add_argument("--strict", action="store_true", help="fail instead of warning")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("rules", help="list the rule library, or print one rule's definition")
+    p.add_argument("name", nargs="?", help="a rule to print")
+    p.add_argument("--spec", dest="spec_file", metavar="SPEC", help="include this spec's own rule_defs")
+    p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("schema", help="print the spec's JSON Schema")
     p.set_defaults(func=cmd_schema)
