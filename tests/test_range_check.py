@@ -61,7 +61,7 @@ def test_overflowing_sum_is_refused_at_the_parameter(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and not out.exists()
     m = re.search(rf"{re.escape(str(spec))}:(\d+):(\d+): params\.protected_range: rule 'separation': "
-                  r"`separation_close_dx` can reach", err)
+                  r"`close_dx` \(\S*separation\.yaml:15:11\) can reach", err)
     assert m, err
     line = int(m.group(1))
     assert "protected_range" in spec.read_text().splitlines()[line - 1]
@@ -92,5 +92,5 @@ def test_check_prints_the_range_report(capsys):
     assert main(["check", str(ROOT / "spec" / "boids.yaml")]) == 0
     out = capsys.readouterr().out
     assert "range analysis for 'boids'" in out
-    assert re.search(r"separation\s+separation_close_dx \* avoid_factor\s+9,900\s+x6\.62\s+ok", out), out
+    assert re.search(r"separation\s+close_dx \* avoid_factor\s+separation\.yaml:15:20\s+9,900\s+x6\.62\s+ok", out), out
     assert "0 can overflow" in out
