@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -337,4 +336,3 @@ def test_unparse_prints_the_rule_text():
     assert "vx + close_dx * avoid_factor" in texts
     assert "(1 - b) * vx + (b if group == 1 else -b)" in texts
     assert "1 if index < scouts.group1 else 2 if index - scouts.group1 < scouts.group2 else 0" in texts
-    assert Fraction(1, 2) and tdiv(-7, 2) == -3

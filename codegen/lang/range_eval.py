@@ -33,12 +33,11 @@ import itertools
 from dataclasses import dataclass, field
 from math import isqrt
 
-from .intervals import I32, I64, LIMITS, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, wrapped
+from .intervals import I32, LIMITS, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, wrapped
 from .ir import Accumulate, Assign, Const, If, Op, Ref, Return
 
 _tokens = itertools.count(1)
 CMP = ("lt", "le", "gt", "ge", "eq", "ne")
-_BIG = I64[1] * 4
 
 
 class Val:
@@ -325,5 +324,3 @@ class Machine:
 def clip(iv: Iv, lim=I32) -> Iv:
     return Iv(max(iv.lo, lim[0]), min(iv.hi, lim[1])) if iv.lo <= lim[1] and iv.hi >= lim[0] else Iv(*lim)
 
-
-__all__ = ["Machine", "Val", "Site", "Context", "join_envs", "join_vals", "clip", "_BIG"]

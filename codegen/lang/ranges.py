@@ -26,18 +26,19 @@ once, with:
 
 Predators and food do not move by rules in the IR yet (the firmware's
 predators_step and food_step): the predators' hunt and the food's drift
-are hand-written transfers below (`_hunt`, `_food`), and the predators'
-edges and speed limit are the library's `edges` and `speed_limit` IR bound
-to the predators' parameters (m.spec.predators).
+are hand-written transfers (range_world.py), and the predators' edges and
+speed limit are the library's `edges` and `speed_limit` IR bound to the
+predators' parameters (m.spec.predators).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isqrt
 
-from .intervals import I32, Fx, Iv, t_add, t_d2, t_hypot, t_mul, t_neg, t_sq, t_sub
+from .intervals import I32, Fx, Iv, t_add, t_d2, t_hypot, t_sq, t_sub
 from .ir import Accumulate, If, Type
 from .range_eval import Context, Machine, Val, clip, join_envs
+from .range_world import food_bounds, food_step, predator_frame
 
 MAX_ROUNDS = 3
 SHARED = ("self", "state")
@@ -108,7 +109,7 @@ class _Analysis:
             self.v0 = max([abs(v) for n in (sp.min_speed, sp.max_speed) for v in self._range(n)] + [0])
         self.pv0 = max([abs(v) for n in (pr.min_speed, pr.max_speed) for v in self._range(n)] + [0]) if pr else 0
         self.fs = max(abs(v) for v in self._range(fd.speed)) if fd else 0
-        self.food_xy = self._food_bounds()
+        self.food_xy = food_bounds(self)
 
     # ------------------------------------------------------------ inputs
     def _range(self, name):
@@ -149,19 +150,6 @@ class _Analysis:
     def context(self, label, rule, ir, refs) -> Context:
         shadow = frozenset(r.name for r in ir.roles) & {"x", "y", "vx", "vy"}
         return Context(label, rule, ir.path, dict(refs), shadow)
-
-    def _food_bounds(self):
-        fd = self.spec.food
-        if not fd:
-            return Iv(0, self.w), Iv(0, self.h)
-        if 2 * self.fs <= min(self.w, self.h):
-            # From x in [0, w) and |vx| <= s: x + vx is kept when in [0, w), else
-            # x - vx is taken, which lies in [0, w) unless 2|vx| > w. So at
-            # speeds up to half the screen food stays on the screen.
-            return Iv(0, self.w - 1), Iv(0, self.h - 1)
-        self.notes.append(f"food: {fd.speed} can exceed half the screen: food positions are assumed within the "
-                          f"screen +/- the margin, as boids' (not proven)")
-        return self.X, self.Y
 
     # ------------------------------------------------------------ a rule's parts
     def run_block(self, ctx, env_rule, stmts, shared, extra=None):
@@ -278,76 +266,12 @@ class _Analysis:
             p, v = env[("self", a)], env[("self", b)]
             self.mach.record(a, "add", "fixed", t_add(self.fx, p.iv, v.iv), p.taint or v.taint, f"{a} + {b}", None, ctx)
 
-    def predator_frame(self, pvb: int):
-        """Predators: the hunt (hand-written, after predators_step in
-        boids_flock.c.j2), then the library's edges and speed_limit with the
-        predators' parameters, then the move."""
-        pr = self.spec.predators
-        v = Iv(-pvb, pvb)
-        env = {("self", "x"): Val(self.X), ("self", "y"): Val(self.Y),
-               ("self", "vx"): Val(v, taint=self.ptaint), ("self", "vy"): Val(v, taint=self.ptaint)}
-        if pr.hunt:
-            env = self._hunt(pr.hunt, env)
-        for name, refs in (("edges", {"left": pr.left, "right": pr.right, "top": pr.top, "bottom": pr.bottom,
-                                      "factor": pr.turn_factor}),
-                           ("speed_limit", {"min": pr.min_speed, "max": pr.max_speed})):
-            ir = self.lib[name]
-            ctx = self.context(f"pred:{name}", f"predators: {name}", ir, refs)
-            env, ret = self.run_block(ctx, self.rule_env(ir, refs), ir.apply, env)
-            env = join_envs(env, *ret)
-            if env is None:
-                return None
-        self._move(Context("pred:move", "predators: move", None, {}), env)
-        return env
-
-    def _hunt(self, hunt, env):
-        """A hand-written transfer of the hunt (not a rule in the IR yet):
-        toward the centroid of the boids within range (64-bit sums, the mean
-        over `seen`, times the factor) or the nearest one's offset times the
-        factor; added to the velocity when a boid is in range."""
-        fx, rec = self.fx, self.mach.record
-        ctx = Context("pred:hunt", "predators (hunt)", None, {})
-        rng, fac = self.param(hunt.range).iv, self.param(hunt.factor).iv
-        hx = rec("hx", "sub", "fixed", t_sub(fx, self.X, self.X), False, "boid.x - x", None, ctx)[0]
-        hy = rec("hy", "sub", "fixed", t_sub(fx, self.Y, self.Y), False, "boid.y - y", None, ctx)[0]
-        rec("d2", "d2", "square", t_d2(fx, hx, hy), False, "hx*hx + hy*hy", None, ctx)
-        r2 = rec("r2", "sq", "square", t_sq(fx, rng), False, f"sq({hunt.range})", None, ctx)[0]
-        r = isqrt(r2.hi - 1) if r2.hi >= 1 else -1
-        hx, hy = hx.meet(-r, r), hy.meet(-r, r)
-        if hx is None or hy is None or self.cap == 0:
-            return env
-        out = dict(env)
-        for axis, h in (("x", hx), ("y", hy)):
-            if hunt.mode == "centroid":
-                rec(f"s{axis}", "sum", "sum_fixed", Iv(min(0, self.cap * h.lo), max(0, self.cap * h.hi)), False,
-                    f"s{axis} += h{axis} (x{self.cap} boids)", None, ctx)
-                h = rec(f"mean{axis}", "sum_mean", "fixed", h, False, f"s{axis} / seen", None, ctx)[0]
-            pull, t = rec(f"pull{axis}", "mul", "fixed", t_mul(fx, h, fac), False,
-                          f"{'s' + axis + ' / seen' if hunt.mode == 'centroid' else 'boid.' + axis + ' - ' + axis}"
-                          f" * {hunt.factor}", None, ctx)
-            vv = env[("self", "v" + axis)]
-            nv, t = rec(f"v{axis}", "add", "fixed", t_add(fx, vv.iv, pull), t or vv.taint,
-                        f"v{axis} + {'mean' if hunt.mode == 'centroid' else 'offset'} * {hunt.factor}", None, ctx)
-            out[("self", "v" + axis)] = Val(vv.iv.hull(nv), taint=t or vv.taint)
-        return out
-
-    def _food(self):
-        """A hand-written transfer of food_step (not a rule in the IR yet):
-        x + vx, and where that leaves the screen, vx negated and x - vx."""
-        fx, rec = self.fx, self.mach.record
-        ctx = Context("food", "food", None, {})
-        v = Iv(-self.fs, self.fs)
-        for a, p in (("x", self.food_xy[0]), ("y", self.food_xy[1])):
-            rec(f"n{a}", "add", "fixed", t_add(fx, p, v), False, f"{a} + v{a}", None, ctx)
-            nv = rec(f"neg{a}", "neg", "fixed", t_neg(fx, v), False, f"-v{a}", None, ctx)[0]
-            rec(f"b{a}", "add", "fixed", t_add(fx, p, nv), False, f"{a} + (-v{a})", None, ctx)
-
     # ------------------------------------------------------------ the fixed point
     def frame(self, state):
         end = self.boid_frame(self.vb, state)
-        pend = self.predator_frame(self.pvb) if self.spec.predators else None
+        pend = predator_frame(self, self.pvb) if self.spec.predators else None
         if self.spec.food:
-            self._food()
+            food_step(self)
         return end, pend
 
     def run(self) -> Result:
