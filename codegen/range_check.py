@@ -148,6 +148,8 @@ def _scale(s: Site, one: int) -> tuple[int, float, float]:
     """(scale of a raw value, the format's 32-bit limit, this kind's limit), in units."""
     if s.kind == "u64":  # a square: 2F fraction bits
         return one * one, (1 << 31) / one, (1 << 64) / (one * one)
+    if s.type in ("int", "sum_int"):  # counts and indices: no fraction bits
+        one = 1
     if s.kind == "64":
         return one, (1 << 31) / one, (1 << 63) / one
     return one, (1 << 31) / one, (1 << 31) / one

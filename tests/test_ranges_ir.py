@@ -336,3 +336,74 @@ def test_unparse_prints_the_rule_text():
     assert "vx + close_dx * avoid_factor" in texts
     assert "(1 - b) * vx + (b if group == 1 else -b)" in texts
     assert "1 if index < scouts.group1 else 2 if index - scouts.group1 < scouts.group2 else 0" in texts
+
+
+ISSUE_EXAMPLES = """\
+  wind:
+    description: a steady drift added every frame
+    roles: {x: fixed, y: fixed}
+    apply: |
+      vx += x
+      vy += y
+  crowding:
+    description: slow down in a crowd
+    roles: {range: fixed, slow: fixed}
+    neighbours: {of: boids, within: range}
+    each: |
+      crowd += 1
+    apply: |
+      if crowd > 3:
+          vx -= vx * slow
+          vy -= vy * slow
+  restless:
+    description: an urge to turn builds up until the boid turns left
+    roles: {rate: fixed, limit: fixed}
+    state: {urge: 0}
+    apply: |
+      urge = min(urge + rate, limit)
+      if urge >= limit:
+          t = vx
+          vx = -vy
+          vy = t
+          urge = 0
+  predator_push:
+    description: turn away from predators, summed
+    roles: {range: fixed, push: fixed}
+    neighbours: {of: predators, within: range}
+    each: |
+      away_x += dx
+      away_y += dy
+    apply: |
+      vx += sign(away_x) * push
+      vy += sign(away_y) * push
+"""
+
+
+def test_the_issue_examples_pass(tmp_path):
+    """The rule language's four examples (issue 13) in a spec with predators:
+    no overflow; restless's urge converges (by widening to its limit's bound),
+    crowding's count is a sum of ints."""
+    base = (ROOT / "spec" / "lab_tft_predator.yaml").read_text()
+    text = base.replace("rules:\n", "rule_defs:\n" + ISSUE_EXAMPLES + "rules:\n", 1).replace("params:\n", """params:
+  wind_x: {default: 0.05, min: -1, max: 1}
+  wind_y: {default: 0, min: -1, max: 1}
+  crowd_range: {default: 10, min: 0, max: 100}
+  crowd_slow: {default: 0.01, min: 0, max: 0.5}
+  restless_rate: {default: 0.01, min: 0, max: 1}
+  restless_limit: {default: 1, min: 0, max: 10}
+  push: {default: 0.1, min: 0, max: 2}
+""", 1).replace("  - {rule: speed_limit", """  - {rule: wind, x: wind_x, y: wind_y}
+  - {rule: crowding, range: crowd_range, slow: crowd_slow}
+  - {rule: restless, rate: restless_rate, limit: restless_limit}
+  - {rule: predator_push, range: predator_range, push: push}
+  - {rule: speed_limit""", 1)
+    path = _write(tmp_path, text, "examples.yaml")
+    m, _ = _model(path)
+    rep = analyse(m)
+    assert rep.ok, [(e.rule, e.expr, e.lo, e.hi) for e in rep.errors]
+    one = 1 << m.frac_bits
+    assert rep.stats["state"]["urge"] == Iv(0, 10 * one) and not rep.stats["widened"]
+    rules = {s.rule for s in rep.sites}
+    assert {"wind", "crowding", "restless", "predator_push"} <= rules
+    crowd = next(s for s in rep.sites if s.rule == "crowding" and s.op == "sum")
+    assert crowd.type == "sum_int" and crowd.hi == m.spec.flock.capacity - 1

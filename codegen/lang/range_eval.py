@@ -97,6 +97,7 @@ class Site:
     lo: int
     hi: int
     text_fn: object = None
+    type: str = "fixed"  # the IR type of the result (ints print unscaled)
     overflows: bool = False  # it can leave its type's range
     root: bool = False  # ... from operands that had not wrapped: a cause, not a consequence
     _text: str | None = field(default=None, repr=False)
@@ -154,7 +155,7 @@ class Machine:
         s = self.sites.get(k)
         if s is None:
             s = self.sites[k] = Site(k, ctx.rule, ctx.path if pos is not None else None, pos, op, kind_of(lim),
-                                     lim, iv.lo, iv.hi, text)
+                                     lim, iv.lo, iv.hi, text, tname)
         else:
             s.lo, s.hi = min(s.lo, iv.lo), max(s.hi, iv.hi)
         if iv.within(lim):
