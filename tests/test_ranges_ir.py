@@ -407,3 +407,14 @@ def test_the_issue_examples_pass(tmp_path):
     assert {"wind", "crowding", "restless", "predator_push"} <= rules
     crowd = next(s for s in rep.sites if s.rule == "crowding" and s.op == "sum")
     assert crowd.type == "sum_int" and crowd.hi == m.spec.flock.capacity - 1
+
+
+def test_conditions_bound_differences():
+    """perching lands with vy = ledge.y - y only when y < ledge.y <= y + vy:
+    the analysis keeps that difference within (0, max vy], so the landing does
+    not widen the speed bound to the screen's height."""
+    m, _ = _model(ROOT / "spec" / "extensions.yaml")
+    res = analyse_ir(m)
+    land = next(s for s in res.sites if s.rule == "perching" and s.expr == "ledge.y - y")
+    assert 0 < land.lo and land.hi <= res.stats["v"]
+    assert res.stats["v"] == m.param("max_speed").max_raw  # the speed limit's bound holds from frame to frame

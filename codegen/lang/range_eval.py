@@ -81,7 +81,8 @@ def join_envs(*envs):
     for e in envs:
         for k, v in e.items():
             out.setdefault(k, []).append(v)
-    return {k: join_vals(vs) for k, vs in out.items()}
+    # a difference fact holds after the join only if it held on every branch
+    return {k: join_vals(vs) for k, vs in out.items() if k[0] != "diff" or len(vs) == len(envs)}
 
 
 @dataclass
@@ -204,7 +205,9 @@ class Machine:
         taint = any(a.taint for a in args)
         ivs = [a.iv for a in args]
         iv = TRANSFER[op](self.fx, *ivs)
-        if op == "div":
+        if op in ("sub", "isub") and args[0].tok != args[1].tok:
+            iv = self._difference(env, args, iv)
+        elif op == "div":
             iv = self._own_magnitude(args, iv)
         elif op in ("sum_mean", "sum_idiv"):
             iv = self._mean(args, iv)
@@ -217,6 +220,13 @@ class Machine:
             elif op == "abs":
                 v.absof = args[0].tok
         return v
+
+    def _difference(self, env, args, iv: Iv) -> Iv:
+        """a - b within what the conditions on this path say of it."""
+        a, b = args
+        up, down = env.get(("diff", a.tok, b.tok)), env.get(("diff", b.tok, a.tok))
+        lo, hi = (-down.iv.hi if down else iv.lo), (up.iv.hi if up else iv.hi)
+        return iv.meet(lo, hi) or iv
 
     def _own_magnitude(self, args, iv: Iv) -> Iv:
         a, b = args
@@ -254,10 +264,57 @@ class Machine:
         if isinstance(e, Op) and e.op in CMP:
             a, b = self.expr(e.args[0], env), self.expr(e.args[1], env)
             can_t, can_f = compare(e.op, a.iv, b.iv)
-            return (self._narrow(env, e.op, a, b) if can_t else None,
-                    self._narrow(env, NEGATED[e.op], a, b) if can_f else None)
+            t = self._narrow(env, e.op, a, b) if can_t else None
+            f = self._narrow(env, NEGATED[e.op], a, b) if can_f else None
+            if not (a.taint or b.taint):  # exact values: what the comparison says of their terms
+                t, f = self._facts(t, e.op, e.args), self._facts(f, NEGATED[e.op], e.args)
+            return t, f
         v = self.expr(e, env)  # a bool role, target.on, a bool select
         return (env if v.iv.hi >= 1 else None), (env if v.iv.lo <= 0 else None)
+
+    def _linear(self, e, env, sign: int, terms: dict, const: list) -> bool:
+        """Add sign * e to terms (token -> [coefficient, interval]) and const
+        ([lo, hi]) when e is a sum or difference of values; else False."""
+        if isinstance(e, Const):
+            c = self.const(e)
+            const[0], const[1] = const[0] + min(sign * c.lo, sign * c.hi), const[1] + max(sign * c.lo, sign * c.hi)
+            return True
+        if isinstance(e, Ref):
+            v = env[(e.kind, e.name)]
+            terms.setdefault(v.tok, [0, v.iv])[0] += sign
+            return True
+        if isinstance(e, Op) and e.op in ("add", "iadd", "sub", "isub"):
+            second = -sign if e.op in ("sub", "isub") else sign
+            return self._linear(e.args[0], env, sign, terms, const) and \
+                self._linear(e.args[1], env, second, terms, const)
+        if isinstance(e, Op) and e.op in ("neg", "ineg"):
+            return self._linear(e.args[0], env, -sign, terms, const)
+        return False
+
+    def _facts(self, env, op, args):
+        """env plus the differences `p - q <= bound` that `args[0] op args[1]`
+        implies, p and q two of its terms (the others at their extremes):
+        in perching, `y + vy >= ledge.y` gives ledge.y - y <= max(vy)."""
+        if env is None or op in ("eq", "ne"):
+            return env
+        terms, const = {}, [0, 0]
+        sign = 1 if op in ("lt", "le") else -1  # to the form: sum of terms + const <= bound
+        if not (self._linear(args[0], env, sign, terms, const) and self._linear(args[1], env, -sign, terms, const)):
+            return env
+        if len(terms) > 3:
+            return env
+        bound = -1 if op in ("lt", "gt") else 0
+        for p, (cp, _) in terms.items():
+            for q, (cq, _) in terms.items():
+                if cp != 1 or cq != -1:
+                    continue
+                rest = const[0] + sum(min(c * iv.lo, c * iv.hi) for t, (c, iv) in terms.items() if t not in (p, q))
+                top = bound - rest
+                cur = env.get(("diff", p, q))
+                if cur is None or top < cur.iv.hi:
+                    env = dict(env)
+                    env[("diff", p, q)] = Val(Iv(min(top, -(1 << 66)), top))
+        return env
 
     def _narrow(self, env, op, a: Val, b: Val):
         na, nb = narrow(op, a.iv, b.iv)
