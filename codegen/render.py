@@ -52,7 +52,16 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
     out["python/boids_model.py"] = env.get_template("python/boids_model.py.j2").render(ctx)
+    out["python/boids_kernel.py"] = render_kernel(m, env)
     return dict(sorted(out.items()))
+
+
+def render_kernel(m: GenModel, env: Environment | None = None) -> str:
+    """python/boids_kernel.py: the rules' IR emitted as numba loops (codegen/lang/emit_module.py)."""
+    from .lang.emit_module import kernel_context, seal
+
+    env = env or _env()
+    return seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
 
 
 def differing(files: dict[str, str], outdir: Path) -> list[str]:

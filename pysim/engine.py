@@ -1,9 +1,14 @@
-"""The simulation engine: spawn, update order and frame loop around a
-generated model's `update`. Twin of the generated boids_flock.c / boids_app.c.
+"""The simulation engine: spawn, parameters, the world and the frame loop
+around a generated model's kernel (python/boids_kernel.py: the rules
+compiled by numba in the C's shape). Twin of the generated boids_flock.c /
+boids_app.c.
 
 State is kept in the arithmetic's own units (raw int64 in fixed, float64
 pixels in float). Spawning always draws raw fixed-point values from the
 shared xorshift32 stream, so both arithmetics start from the same flock.
+The update order is the kernel's: sequential updates the boids in place in
+index order (exact by construction), synchronous reads a copy of the frame's
+start, as the C does.
 """
 from __future__ import annotations
 
@@ -13,10 +18,14 @@ import numpy as np
 
 from . import fixed as fx
 from .arith import make_arith
+from .checked_arith import overflow_found
+from .fxops import new_status
+from .model_support import load_kernel
 from .params import ParamSet
 from .rng import Rng
 
 _FIELDS = ("x", "y", "vx", "vy")
+_WORLD = ("px", "py", "pvx", "pvy", "fx", "fy", "fvx", "fvy", "obx", "oby", "obr")
 
 
 class Simulation:
@@ -30,7 +39,9 @@ class Simulation:
         self.params = ParamSet(model)
         self.seed = model.SEED if seed is None else seed
         self.frame = 0
-        self.state_names = tuple(getattr(model, "BOID_STATE", {}))
+        self.kernel = load_kernel(model)
+        self.state_names = tuple(name for name, _ in self.kernel.STATE)
+        self._state_kind = dict(self.kernel.STATE)
         self.K = SimpleNamespace(width=self.A.const_int(model.WIDTH), height=self.A.const_int(model.HEIGHT))
         self.reset(self.seed, boids)
 
@@ -48,8 +59,8 @@ class Simulation:
         self.frame = 0
         self.b = {k: np.zeros(0, dtype=self.A.dtype) for k in _FIELDS}
         for k in self.state_names:
-            self.b[k] = np.zeros(0, dtype=np.int64 if self.model.BOID_STATE[k] == "int" or self.A.name == "fixed"
-                                 else np.float64)
+            self.b[k] = np.zeros(0, dtype=self._state_dtype(k))
+        self.W = None
         if self.model.SPAWN_PER_SECOND == 0:
             self._grow(n)
         self._world_reset()
@@ -86,8 +97,28 @@ class Simulation:
         new = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
         for k, col in zip(_FIELDS, new.T):
             self.b[k] = np.concatenate([self.b[k], self.A.from_raw(col)])
+        self._init_state(self.count - n_new, self.count)
+
+    def _state_dtype(self, name: str):
+        return np.int64 if self._state_kind[name] == "int" else self.A.dtype
+
+    def _init_state(self, lo: int, hi: int) -> None:
+        """Boids lo..hi-1 get their rules' state at its initial values (the
+        kernel's init_state: numbers, or expressions over parameters, index
+        and sections, as the spawn evaluates them)."""
+        if not self.state_names:
+            return
         for k in self.state_names:
-            self.b[k] = np.concatenate([self.b[k], np.zeros(n_new, dtype=self.b[k].dtype)])
+            a = self.b[k]
+            if len(a) < hi:
+                self.b[k] = np.concatenate([a, np.zeros(hi - len(a), dtype=self._state_dtype(k))])
+        K = self.kernel
+        init = K.init_state_float if self.A.name == "float" else K.init_state_fixed
+        PF, PI = self._param_arrays()
+        W, A = self.W, self.A
+        tx, ty, on = (W.target_x, W.target_y, W.target_on) if W is not None else (A.zero, A.zero, False)
+        init(lo, hi, *[self._state_array(k) for k in self.state_names], PF, PI, A.dtype(tx), A.dtype(ty),
+             int(bool(on)))
 
     def set_count(self, n: int) -> int:
         """Twin of boids_app_set_count: grow by spawning now (continuing the
@@ -180,28 +211,34 @@ class Simulation:
     def add_boid(self, x, y, vx=None, vy=None) -> bool:
         """Append one boid at (x, y) (the arithmetic's units); without a
         velocity it flies along +x at the spawn's top speed. Its rule state
-        starts at zero. False when the flock is at the capacity."""
+        starts at its initial values. False when the flock is at the capacity."""
         if self.count >= self.model.CAPACITY:
             return False
         if vx is None or vy is None:
             vx, vy = self.A.from_raw(self._raw(self.model.SPAWN["max_speed"])), self.A.zero
         for k, v in zip(_FIELDS, (x, y, vx, vy)):
             self.b[k] = np.concatenate([self.b[k], np.asarray([v], dtype=self.b[k].dtype)])
-        for k in self.state_names:
-            self.b[k] = np.concatenate([self.b[k], np.zeros(1, dtype=self.b[k].dtype)])
+        self._init_state(self.count - 1, self.count)
         return True
 
     def load_state(self, x, y, vx, vy, **state) -> None:
         """Replace the flock with these values (the arithmetic's own units:
-        raw integers in fixed, pixels in float)."""
+        raw integers in fixed, pixels in float); state not given starts at
+        its initial values."""
         arrs = [np.array(v, dtype=self.A.dtype) for v in (x, y, vx, vy)]
         if len({len(a) for a in arrs}) != 1 or len(arrs[0]) > self.model.CAPACITY:
             raise ValueError("x, y, vx, vy must have one length, at most the capacity")
         self.b = dict(zip(_FIELDS, arrs))
+        n = len(arrs[0])
         for k in self.state_names:
-            self.b[k] = np.asarray(state.get(k, np.zeros(len(arrs[0]))),
-                                   dtype=np.int64 if self.A.name == "fixed" or self.model.BOID_STATE[k] == "int"
-                                   else np.float64)
+            self.b[k] = np.zeros(n, dtype=self._state_dtype(k))
+        self._init_state(0, n)
+        for k in self.state_names:
+            if k in state:
+                v = np.array(state[k], dtype=self._state_dtype(k))
+                if len(v) != n:
+                    raise ValueError(f"state {k}: {len(v)} values for {n} boids")
+                self.b[k] = v
 
     x = property(lambda self: self.b["x"])
     y = property(lambda self: self.b["y"])
@@ -247,83 +284,67 @@ class Simulation:
         )
 
     # ---- one frame (twin of boids_step) ----
+    # How the synchronous fixed-point update visits pairs: "auto" (the grid
+    # from GRID_FROM boids on), "brute" (every pair, as the C without
+    # performance.grid) or "grid" (whenever the order is synchronous and the
+    # arithmetic fixed). The grid gives the brute force's result bit for bit:
+    # the same pairs, and every neighbour sum is exact in 64 bits. Float
+    # sums would round by visiting order, so float always visits every pair
+    # in index order; the checked run too (its first finding is the C's).
+    pair_method = "auto"
+    GRID_FROM = 256
+    grid_used = False  # whether the last frame used the grid
+
+    def _arrays(self, holder, names, dtype) -> list:
+        """holder's arrays `names` as the kernel needs them (contiguous, its
+        dtype), stored back so the kernel updates them in place."""
+        out = []
+        for n in names:
+            a = holder[n] if isinstance(holder, dict) else getattr(holder, n)
+            c = np.ascontiguousarray(a, dtype=dtype)
+            if c is not a:
+                if isinstance(holder, dict):
+                    holder[n] = c
+                else:
+                    setattr(holder, n, c)
+            out.append(c)
+        return out
+
+    def _param_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """PF (fixed parameters in the arithmetic's units) and PI (int
+        parameters), both indexed by the parameter's index."""
+        A, ps = self.A, self.params
+        pf = [A.param(ps.raw[p.name], ps.text[p.name], p.type) if p.type == "fixed" else 0 for p in self.model.PARAMS]
+        pi = [ps.raw[p.name] if p.type != "fixed" else 0 for p in self.model.PARAMS]
+        return np.asarray(pf, dtype=A.dtype), np.asarray(pi, dtype=np.int64)
+
+    def _world_args(self) -> list:
+        W, A = self.W, self.A
+        arrays = self._arrays(W, _WORLD, A.dtype)
+        return arrays + [A.dtype(W.target_x), A.dtype(W.target_y), int(bool(W.target_on))]
+
     def step(self) -> None:
-        m, A = self.model, self.A
-        P = self.params.for_arith(A)
+        """One frame: the counts of predators and food follow their parameters
+        (spawning continues the PRNG stream), then the kernel: every boid,
+        the predators, the food (pysim/fxops.py arithmetic, the C's loops)."""
         self._follow_counts()
-        n = self.count
-        if n:
-            idx = np.arange(n)
-            if self.order == "synchronous":
-                self._synchronous(P, idx)
-            else:
-                self._sequential(P, idx, ~np.eye(n, dtype=bool))
-        W = self.W
-        if getattr(m, "PREDATORS", None) and len(W.px):
-            W.px, W.py, W.pvx, W.pvy = m.predators_step(A, P, self.K, W, self.x, self.y)
-        if getattr(m, "FOOD", None) and len(W.fx):
-            W.fx, W.fy, W.fvx, W.fvy = m.food_step(A, P, self.K, W)
+        A, K = self.A, self.kernel
+        checked = getattr(A, "checked", False)
+        fn = K.step_checked if checked else (K.step_float if A.name == "float" else K.step_fixed)
+        sync = self.order == "synchronous"
+        grid = sync and A.name == "fixed" and not checked and self.pair_method != "brute" and (
+            self.pair_method == "grid" or self.count >= self.GRID_FROM)
+        b = self._arrays(self.b, _FIELDS, A.dtype) + [self._state_array(k) for k in self.state_names]
+        PF, PI = self._param_arrays()
+        st = new_status()
+        st[5] = -1
+        self.grid_used = bool(fn(sync, grid, *b, *self._world_args(), PF, PI, st))
+        if checked and st[0]:
+            raise overflow_found(K, st, self.frame, self.model.FRAC_BITS)
         self.frame += 1
 
-    # How the synchronous update finds neighbours: "auto" (cells from
-    # neighbours.DENSE_BELOW boids on, where they give the dense result
-    # exactly), "dense" (the N x N matrix) or "cells" (whenever usable).
-    pair_method = "auto"
-
-    def _synchronous(self, P, idx) -> None:
-        """Every boid reads the previous frame: one `update` over the N x N
-        pairs, or cell by cell (pysim/neighbours.py) for large flocks; the
-        two give the same result bit for bit in fixed point."""
-        from . import neighbours
-
-        m, A, n = self.model, self.A, self.count
-        box = m.pair_box(P) if hasattr(m, "pair_box") else None
-        if self.pair_method != "dense" and (self.pair_method == "cells" or n >= neighbours.DENSE_BELOW) \
-                and neighbours.usable(A, box, self.b["x"], self.b["y"], int(self.K.width), int(self.K.height)):
-            out = neighbours.step_cells(m, A, P, self.K, self.W, self.b, box, int(self.K.width),
-                                        int(self.K.height), neighbours.SPLIT)
-        else:
-            me = SimpleNamespace(idx=idx, **self.b)
-            out = m.update(A, P, self.K, self.W, me, me, ~np.eye(n, dtype=bool))
-        self.b = {k: np.asarray(out[k], dtype=self.b[k].dtype) for k in self.b}
-
-    def _sequential(self, P, idx, not_self) -> None:
-        """Boids update in place, in index order, each seeing the earlier ones'
-        new state. Done in speculative batches: a batch is computed from the
-        state at its start, and a boid's result is kept only if no earlier boid
-        of the batch is inside its neighbour box before or after moving (then
-        that boid could not have changed it); the first boid that fails starts
-        the next batch. The result is exactly the one-by-one order's."""
-        m, A, b = self.model, self.A, self.b
-        n = self.count
-        box = m.pair_box(P) if hasattr(m, "pair_box") else 0
-        oth = SimpleNamespace(**b)  # views: later boids see earlier ones' new state
-        i, width = 0, 8
-        while i < n:
-            e = min(n, i + (width if box is not None else n))
-            me = SimpleNamespace(idx=idx[i:e], **{k: v[i:e].copy() for k, v in b.items()})
-            out = m.update(A, P, self.K, self.W, me, oth, not_self[i:e])
-            keep = e - i
-            if box is not None and keep > 1:
-                keep = self._independent_prefix(me.x, me.y, out["x"], out["y"], box)
-            for k in b:
-                b[k][i:i + keep] = out[k][:keep]
-            # grow the batch while whole batches hold, shrink to what held
-            width = min(width * 2, 64) if keep == e - i else max(2, keep + 1)
-            i += keep
-
-    def _independent_prefix(self, x0, y0, x1, y1, box) -> int:
-        """How many leading boids of a batch are unaffected by the batch's
-        earlier boids (old or new position outside their box)."""
-        A = self.A
-
-        def seen(px, py):
-            dx, dy = A.sub(px[None, :], x0[:, None]), A.sub(py[None, :], y0[:, None])
-            return (A.abs(dx) < box) & (A.abs(dy) < box)
-
-        clash = np.tril(seen(x0, y0) | seen(x1, y1), k=-1).any(axis=1)
-        bad = np.flatnonzero(clash)
-        return int(bad[0]) if len(bad) else len(x0)
+    def _state_array(self, name: str) -> np.ndarray:
+        return self._arrays(self.b, (name,), self._state_dtype(name))[0]
 
     def run(self, frames: int, on_frame=None) -> None:
         if on_frame:

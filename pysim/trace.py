@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TextIO
 
+import numpy as np
+
 FIELDS = ("frame", "index", "kind", "x", "y", "vx", "vy")
 
 
@@ -41,9 +43,15 @@ def rows(sim) -> str:
               ("food", (W.fx, W.fy, W.fvx, W.fvy))]
     out = []
     for kind, cols in groups:
-        if A.name == "fixed":
-            vals = zip(*(c.tolist() for c in cols))
-            out.extend(f"{f},{i},{kind},{x},{y},{vx},{vy}\n" for i, (x, y, vx, vy) in enumerate(vals))
+        n = len(cols[0])
+        if not n:
+            continue
+        if A.name == "fixed":  # one % over the frame's integers: the same text as one f-string per row
+            flat = np.empty((n, 5), dtype=np.int64)
+            flat[:, 0] = np.arange(n)
+            for k, c in enumerate(cols, start=1):
+                flat[:, k] = c
+            out.append((f"{f},%d,{kind},%d,%d,%d,%d\n" * n) % tuple(flat.ravel().tolist()))
         else:
             fmt = A.fmt
             out.extend(f"{f},{i},{kind},{fmt(x)},{fmt(y)},{fmt(vx)},{fmt(vy)}\n"

@@ -1,5 +1,6 @@
-"""The simulator's cell-by-cell synchronous update (pysim/neighbours.py)
-gives the dense N x N result bit for bit, and the C grid's."""
+"""The simulator's synchronous grid (the kernel's cell-sorted pair loop, used
+for large fixed-point flocks) gives the every-pair loop's result bit for bit,
+and the C grid's."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,25 +12,28 @@ from codegen.budget import render_variant, spec_variant
 from codegen.build import make
 from codegen.parity import firmware_trace, simulator_trace
 from codegen.spec_loader import load_spec
-from pysim import neighbours
 from pysim.engine import Simulation
 from pysim.model_support import load_model
 
 from .conftest import ROOT, require_tool
 
+# Variants render here, not in tmp_path: a kernel file that keeps its place
+# and time keeps numba's compiled cache between runs.
+VARIANTS = ROOT / "build" / "tests" / "fast_sim"
 
-def _model(tmp_path: Path, name: str, capacity: int = 3000, grid: bool = False):
+
+def _model(name: str, capacity: int = 3000, grid: bool = False):
     path = str(ROOT / "spec" / f"{name}.yaml")
     spec, _ = load_spec(path)
     sp = spec_variant(spec, capacity=max(capacity, spec.flock.capacity), order="synchronous", grid=grid)
-    out = tmp_path / name
+    out = VARIANTS / f"{name}{'-grid' if grid else ''}"
     m = render_variant(sp, path, out)
     return m, out, load_model(out / "python" / "boids_model.py", expect_hash=m.hash)
 
 
 def _pair(model, n: int, seed: int = 3, arith: str = "fixed"):
     sims = []
-    for method in ("cells", "dense"):
+    for method in ("grid", "brute"):
         s = Simulation(model, arith, seed=seed, boids=n)
         s.pair_method = method
         sims.append(s)
@@ -40,24 +44,24 @@ def _same(a: Simulation, b: Simulation) -> bool:
     return a.b.keys() == b.b.keys() and all(np.array_equal(a.b[k], b.b[k]) for k in a.b)
 
 
-def test_cells_equal_dense_default_spec(tmp_path):
-    _, _, model = _model(tmp_path, "boids")
+def test_grid_equals_every_pair_default_spec():
+    _, _, model = _model("boids")
     a, b = _pair(model, 700)
     for f in range(40):
         a.step()
         b.step()
+        assert a.grid_used and not b.grid_used
         assert _same(a, b), f"frame {f + 1}"
-    # the flock has clustered: cells are not all alike
-    _, start, _, _ = neighbours.cell_layout(a.x, a.y, int(model.pair_box(a.params.for_arith(a.A))),
-                                             int(a.K.width), int(a.K.height))
-    counts = np.diff(start)
-    assert counts.max() > 3 * max(1, np.median(counts[counts > 0])) or counts.max() > 30
+    # the flock has clustered: some boids have many neighbours, so the pair sums matter
+    one = 1 << model.FRAC_BITS
+    near = (np.abs(a.x[:, None] - a.x[None, :]) < 20 * one) & (np.abs(a.y[:, None] - a.y[None, :]) < 20 * one)
+    assert near.sum(axis=1).max() > 30
 
 
-def test_cells_equal_dense_off_screen_and_tiny_range(tmp_path):
+def test_grid_equals_every_pair_off_screen_and_tiny_range():
     """Boids far outside the screen clamp to the edge cells; a range of one
-    pixel makes many cells."""
-    _, _, model = _model(tmp_path, "boids")
+    pixel makes many cells (down to the grid's smallest)."""
+    _, _, model = _model("boids")
     for sets in ({"turn_factor": "0"}, {"visual_range": "1", "protected_range": "0.5"}):
         a, b = _pair(model, 500, seed=9)
         rng = np.random.default_rng(1)
@@ -78,10 +82,23 @@ def test_cells_equal_dense_off_screen_and_tiny_range(tmp_path):
             assert _same(a, b), (sets, f)
 
 
+def test_grid_refused_far_off_screen():
+    """Beyond 2^30 raw an offset could wrap: the kernel visits every pair instead."""
+    _, _, model = _model("boids")
+    a, b = _pair(model, 300, seed=4)
+    one = 1 << model.FRAC_BITS
+    for s in (a, b):
+        x = s.x.copy()
+        x[7] = (1 << 30) + 5 * one
+        s.load_state(x, s.y, s.vx, s.vy)
+        s.step()
+    assert _same(a, b) and not a.grid_used
+
+
 @pytest.mark.parametrize("name", ["vector_forces", "scouts_vga", "extensions", "combo_scouts_predators_obstacles",
                                   "obstacles", "lab_tft_predator"])
-def test_cells_equal_dense_every_rule(tmp_path, name):
-    _, _, model = _model(tmp_path, name)
+def test_grid_equals_every_pair_every_rule(name):
+    _, _, model = _model(name)
     a, b = _pair(model, 300)
     for f in range(8):
         a.step()
@@ -89,28 +106,25 @@ def test_cells_equal_dense_every_rule(tmp_path, name):
         assert _same(a, b), f"{name}: frame {f + 1}"
 
 
-def test_auto_uses_cells_for_large_flocks_only(tmp_path, monkeypatch):
-    _, _, model = _model(tmp_path, "boids")
-    calls = []
-    real = neighbours.step_cells
-    monkeypatch.setattr(neighbours, "step_cells", lambda *a, **k: calls.append(1) or real(*a, **k))
-    Simulation(model, seed=1, boids=neighbours.DENSE_BELOW - 1).step()
-    assert not calls
-    Simulation(model, seed=1, boids=neighbours.DENSE_BELOW).step()
-    assert calls
-    calls.clear()
-    Simulation(model, "float", seed=1, boids=neighbours.DENSE_BELOW).step()  # float sums: dense only
-    assert not calls
+def test_auto_uses_the_grid_for_large_fixed_synchronous_flocks_only():
+    _, _, model = _model("boids")
+    n = Simulation.GRID_FROM
+    for boids, arith, order, used in ((n - 1, "fixed", "synchronous", False), (n, "fixed", "synchronous", True),
+                                      (n, "float", "synchronous", False),  # float sums round by order
+                                      (n, "fixed", "sequential", False)):  # boids move during the frame
+        s = Simulation(model, arith, seed=1, boids=boids, order=order)
+        s.step()
+        assert s.grid_used == used, (boids, arith, order)
 
 
-def test_simulator_cells_equal_c_grid(tmp_path):
-    """The C grid (performance.grid) and the simulator's own cells, on a flock
+def test_simulator_grid_equals_c_grid():
+    """The C grid (performance.grid) and the simulator's own, on a flock
     large enough for both to use them, bit for bit."""
     require_tool("gcc")
     require_tool("make")
-    m, out, model = _model(tmp_path, "boids", grid=True)
+    m, out, model = _model("boids", grid=True)
     make(out / "firmware", "host", out / "build")
-    n = max(600, neighbours.DENSE_BELOW)
+    n = max(600, Simulation.GRID_FROM)
     c = firmware_trace(out / "build" / "boids_host", 40, 5, n, ())
     p = simulator_trace(model, 40, 5, n, ())
     assert c.count("\n") > 40 * n

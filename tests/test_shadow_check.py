@@ -61,21 +61,44 @@ def test_checked_equals_fixed_bit_for_bit():
 
 
 def test_overflow_names_frame_boid_and_expression():
-    # A speed floor above the ceiling (the ranges before the range analysis
-    # narrowed them): a boid at 1 LSB of speed is scaled up to min_speed,
-    # then divided by that tiny speed again for the ceiling.
+    # An avoid factor of 32768 (far beyond the spec's range, which the range
+    # analysis keeps safe): two boids 5 px apart push each other by 5 px x
+    # 32768, beyond 32 bits. Boid 2 is the first to compute it.
     model = _model(ROOT / "spec" / "boids.yaml")
     sim = checked_simulation(model)
-    sim.params.raw["min_speed"] = 10 << model.FRAC_BITS
-    sim.params.raw["max_speed"] = 0
     one = 1 << model.FRAC_BITS
-    # three boids inside the margins, farther apart than the visual range; boid 2 crawls at 1 LSB
-    sim.load_state([60 * one, 160 * one, 260 * one], [120 * one] * 3, [2 * one, 2 * one, 1], [0, 0, 0])
+    sim.params.raw["protected_range"] = 10 * one
+    sim.params.raw["avoid_factor"] = 1 << 30
+    sim.load_state([60 * one, 160 * one, 260 * one, 265 * one], [120 * one] * 4, [2 * one] * 4, [0] * 4)
     with pytest.raises(OverflowFound) as e:
         sim.step()
     assert (e.value.frame, e.value.who, e.value.index) == (0, "boid", 2)
-    assert e.value.rule == "speed_limit" and e.value.expr == "vx / speed"
-    assert "frame 0, boid 2, rule 'speed_limit': `vx / speed`" in str(e.value)
+    assert e.value.rule == "separation" and e.value.expr == "close_dx * factor"
+    assert e.value.value == -5 << 30
+    assert "frame 0, boid 2, rule 'separation': `close_dx * factor` = -163840 (raw -5368709120)" in str(e.value)
+    assert "(codegen/rules/defs/separation.yaml:" in str(e.value)
+    # the frame still ran to its end, bit for bit the unchecked arithmetic's
+    plain = Simulation(model, "fixed")
+    plain.params.raw.update(sim.params.raw)
+    plain.load_state([60 * one, 160 * one, 260 * one, 265 * one], [120 * one] * 4, [2 * one] * 4, [0] * 4)
+    plain.step()
+    for k in ("x", "y", "vx", "vy"):
+        assert np.array_equal(sim.b[k], plain.b[k])
+
+
+def test_overflow_in_a_predator_names_the_predator():
+    model = _model(ROOT / "spec" / "lab_tft_predator.yaml")
+    sim = checked_simulation(model)
+    one = 1 << model.FRAC_BITS
+    sim.params.raw["predator_count"] = 2
+    sim.load_state([60 * one], [120 * one], [2 * one], [0])
+    sim.W.px, sim.W.py = np.array([150 * one, 160 * one]), np.array([100 * one, 100 * one])
+    fast = (1 << 31) - 1  # predator 1 flies at (65536, 65536) px/frame: its speed is beyond 32 bits
+    sim.W.pvx, sim.W.pvy = np.array([one, fast]), np.array([0, fast])
+    with pytest.raises(OverflowFound) as e:
+        sim.step()
+    assert (e.value.who, e.value.index) == ("predator", 1)
+    assert e.value.rule == "predators: speed_limit" and e.value.expr == "mag(vx, vy)"
 
 
 def test_cli_check_overflow(capsys):

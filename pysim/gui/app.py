@@ -46,8 +46,10 @@ def load_spec_model(spec_path: str):
         return m, load_generated_model(spec_path, m), None, None
     except ModelMismatch as e:
         tmp = tempfile.TemporaryDirectory(prefix="boids-gui-")
+        files = render(m)
+        for rel in ("python/boids_model.py", "python/boids_kernel.py"):  # the model and its numba kernel
+            (Path(tmp.name) / Path(rel).name).write_text(files[rel], encoding="utf-8")
         path = Path(tmp.name) / "boids_model.py"
-        path.write_text(render(m)["python/boids_model.py"], encoding="utf-8")
         note = f"{str(e).split(':')[0]} is missing or stale: running a fresh render (run `boidsgen generate`)"
         return m, load_model(path, expect_hash=m.hash), note, tmp
 

@@ -1,0 +1,59 @@
+"""The generated kernel module (python/boids_kernel.py): what its template renders.
+
+One step function per arithmetic (`step_fixed`, `step_float`,
+`step_checked`), each its own text emitted from the same IR: numba compiles
+a function the first time it runs and caches it (cache=True) in the
+module's __pycache__, keyed by the file's time and size and the function's
+bytecode, so each arithmetic costs its compile only when first used, once.
+Not one function parameterised at import time: numba's cache does not see a
+changed global (an arithmetic chosen by a module variable would reuse the
+other arithmetic's machine code), and the checked arithmetic takes two more
+arguments per call (st, site).
+
+Cache key. numba does not notice a change in a module the kernel calls
+(pysim/fxops.py; issues #1833, #9483). The module therefore carries
+FXOPS_HASH (fxops.SOURCE_HASH when generated), GENERATOR and KERNEL_HASH (a
+hash of its own text): a changed runtime or generator changes the generated
+text, so numba recompiles; and the engine refuses to use a kernel whose
+FXOPS_HASH is not the running fxops' without recompiling it (pysim/model_support.py).
+"""
+from __future__ import annotations
+
+import hashlib
+
+from .emit_kernel import StepBuilder, boid_groups, state_vars
+from .emit_py import ARITHS, Sites
+from .emit_world import init_function
+
+HASH_MARK = "@@KERNEL_HASH@@"
+
+
+def kernel_context(m) -> dict:
+    """Template values for codegen/templates/python/boids_kernel.py.j2."""
+    from pysim import fxops
+
+    sites = Sites()
+    steps, used = {}, set()
+    for arith in ARITHS:
+        b = StepBuilder(m, arith, sites if arith == "checked" else None)
+        steps[arith] = b.build()
+        used |= b.used
+    inits = {}
+    sv = state_vars(m.rules)
+    if sv:
+        for arith in ("fixed", "float"):
+            inits[arith], u = init_function(m, arith)
+            used |= u
+    seed, groups = boid_groups(m.rules)
+    return dict(
+        steps=steps, inits=inits, imports=sorted(used), sites=sites.rows,
+        state=[(name, "fx" if t.value == "fixed" else "int") for name, t, _, _ in sv],
+        has_pairs=bool(seed or groups), fxops_hash=fxops.SOURCE_HASH, hash_mark=HASH_MARK,
+        width_fx=m.spec.display.width << m.frac_bits, height_fx=m.spec.display.height << m.frac_bits,
+    )
+
+
+def seal(text: str) -> str:
+    """Put the hash of the module's text (with the mark in place) where the mark is."""
+    h = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return text.replace(HASH_MARK, h)
