@@ -38,7 +38,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     builds where it lands); the default layout gives the same text."""
     env = _env()
     names = m.template_rules
-    rule_c = {n: env.get_template(f"rules/{n}/rule.c.j2").module for n in names}
+    from .lang.emit_c import flock_c  # the rules' C, printed from their IR
     rule_py = {n: env.get_template(f"rules/{n}/rule.py.j2").module for n in names}
     runtime_rel = DEFAULT_RUNTIME_REL
     if outdir is not None:
@@ -47,7 +47,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
         runtime_rel = escape.make_path(runtime_rel)
     except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
         runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
-    ctx = dict(m=m, rule_c=rule_c, rule_py=rule_py, runtime_rel=runtime_rel)
+    ctx = dict(m=m, flock_c=flock_c(m), rule_py=rule_py, runtime_rel=runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)

@@ -149,4 +149,28 @@ typedef int64_t fx_acc;
 static inline fx fx_acc_mean(fx_acc sum, int32_t n) { return n == 0 ? 0 : fx_wrap64(sum / n); }
 static inline fx fx_acc_fx(fx_acc sum) { return fx_wrap64(sum); }
 
+/* The rule language's remaining named ops (codegen/lang/ops.py), each one
+ * function so the C emitter (codegen/lang/emit_c_expr.py) prints one call
+ * per op and never evaluates an argument twice. Twins: pysim/fxops.py. */
+
+/* int (int32_t) arithmetic wraps modulo 2^32 like the fixed ops: never C's
+ * signed overflow. fx_imul is also fixed * int (the same low 32 bits). */
+static inline int32_t fx_iadd(int32_t a, int32_t b) { return fx_from_u32((uint32_t)a + (uint32_t)b); }
+static inline int32_t fx_isub(int32_t a, int32_t b) { return fx_from_u32((uint32_t)a - (uint32_t)b); }
+static inline int32_t fx_ineg(int32_t a) { return fx_from_u32(0u - (uint32_t)a); }
+static inline int32_t fx_imul(int32_t a, int32_t b) { return fx_from_u32((uint32_t)a * (uint32_t)b); }
+
+/* int(a): the integer part, truncated toward zero (as C's cast of a real). */
+static inline int32_t fx_trunc(fx a) { return a / FX_ONE; }
+
+/* -1, 0 or 1; of a neighbour sum, the sign of its exact 64-bit value. */
+static inline int32_t fx_sign(fx a) { return (a > 0) - (a < 0); }
+static inline int32_t fx_acc_sign(fx_acc s) { return (s > 0) - (s < 0); }
+
+/* min and max give the first on ties (the same value); clamp(v, lo, hi) is
+ * v < lo ? lo : (v > hi ? hi : v), so lo wins when lo > hi. Also for int. */
+static inline fx fx_min(fx a, fx b) { return b < a ? b : a; }
+static inline fx fx_max(fx a, fx b) { return b > a ? b : a; }
+static inline fx fx_clamp(fx v, fx lo, fx hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
 #endif /* BOIDSGEN_FIXED_H */

@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: alignment, cohesion, separation, edges, speed_limit.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -80,17 +81,18 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
             d2 = fx_d2(dx, dy);
-            {
-                if (d2 < protected2) {
-                    separation_close_dx += dx;
-                    separation_close_dy += dy;
-                } else if (d2 < visual2) {
-                    n_visual++;
-                    alignment_sum_vx += o->vx;
-                    alignment_sum_vy += o->vy;
-                    cohesion_sum_x += o->x;
-                    cohesion_sum_y += o->y;
-                }
+            if (d2 < protected2) {
+                /* separation */
+                separation_close_dx += dx;
+                separation_close_dy += dy;
+            } else if (d2 < visual2) {
+                n_visual++;
+                /* alignment */
+                alignment_sum_vx += o->vx;
+                alignment_sum_vy += o->vy;
+                /* cohesion */
+                cohesion_sum_x += o->x;
+                cohesion_sum_y += o->y;
             }
         }
 

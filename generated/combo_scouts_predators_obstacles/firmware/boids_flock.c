@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: obstacle_avoidance, alignment, cohesion, separation, edges, scout_bias, speed_limit, predator_avoidance.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -147,37 +148,41 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
             d2 = fx_d2(dx, dy);
-            {
-                if (d2 < protected2) {
-                    separation_close_dx += dx;
-                    separation_close_dy += dy;
-                } else if (d2 < visual2) {
-                    n_visual++;
-                    alignment_sum_vx += o->vx;
-                    alignment_sum_vy += o->vy;
-                    cohesion_sum_x += o->x;
-                    cohesion_sum_y += o->y;
-                }
+            if (d2 < protected2) {
+                /* separation */
+                separation_close_dx += dx;
+                separation_close_dy += dy;
+            } else if (d2 < visual2) {
+                n_visual++;
+                /* alignment */
+                alignment_sum_vx += o->vx;
+                alignment_sum_vy += o->vy;
+                /* cohesion */
+                cohesion_sum_x += o->x;
+                cohesion_sum_y += o->y;
             }
         }
 
         /* obstacle_avoidance */
         {
-            fx_acc fx_sum = 0, fy_sum = 0;
+            fx_acc push_x = 0, push_y = 0;
             int32_t k;
             for (k = 0; k < f->obstacle_count; k++) {
-                const fx ex = fx_sub(x, f->obstacle[k].x), ey = fx_sub(y, f->obstacle[k].y);
-                const fx dc = fx_hypot(ex, ey);
-                fx surf = fx_sub(dc, f->obstacle[k].r);
+                const obstacle_t *o = &f->obstacle[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const fx dist = fx_hypot(dx, dy);
+                fx surf = fx_sub(dist, o->r);
                 if (surf < 0) surf = 0;
-                if (dc > 0 && surf < P->obstacle_range) {
-                    const fx ux = fx_div(ex, dc), uy = fx_div(ey, dc);
+                if (dist > 0 && surf < P->obstacle_range) {
+                    const fx ux = fx_div(dx, dist);
+                    const fx uy = fx_div(dy, dist);
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, surf));
                     const fx dot = fx_add(fx_mul(vx, ux), fx_mul(vy, uy));
-                    fx_sum += fx_mul(ux, s);
-                    fy_sum += fx_mul(uy, s);
+                    push_x += fx_mul(ux, s);
+                    push_y += fx_mul(uy, s);
                     if (dot < 0) {
-                        fx px = fx_sub(vx, fx_mul(dot, ux)), py = fx_sub(vy, fx_mul(dot, uy));
+                        fx px = fx_sub(vx, fx_mul(dot, ux));
+                        fx py = fx_sub(vy, fx_mul(dot, uy));
                         const fx pm = BOIDS_MAG(px, py);
                         if (pm > 0) {
                             px = fx_div(px, pm);
@@ -186,13 +191,13 @@ void boids_step(flock_t *f, rng_t *r)
                             px = fx_neg(uy);
                             py = ux;
                         }
-                        fx_sum += fx_mul(px, s);
-                        fy_sum += fx_mul(py, s);
+                        push_x += fx_mul(px, s);
+                        push_y += fx_mul(py, s);
                     }
                 }
             }
-            vx = fx_add(vx, fx_mul(fx_acc_fx(fx_sum), P->obstacle_weight));
-            vy = fx_add(vy, fx_mul(fx_acc_fx(fy_sum), P->obstacle_weight));
+            vx = fx_add(vx, fx_mul(fx_acc_fx(push_x), P->obstacle_weight));
+            vy = fx_add(vy, fx_mul(fx_acc_fx(push_y), P->obstacle_weight));
         }
 
         /* alignment */
@@ -219,24 +224,23 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* scout_bias */
         {
-            const int32_t g1 = P->scout_group1, g2 = P->scout_group2;
-            const int group = (i < g1) ? 1 : ((i - g1) < g2 ? 2 : 0);
+            const int32_t group = i < P->scout_group1 ? 1 : (fx_isub(i, P->scout_group1) < P->scout_group2 ? 2 : 0);
             if (group != 0) {
-                fx bias;
+                fx b = 0;
                 if (P->dynamic_bias != 0) {
-                    bias = st_bias;
+                    b = st_bias;
                     if ((group == 1 && vx > 0) || (group == 2 && vx < 0)) {
-                        bias = fx_add(bias, P->bias_increment);
-                        if (bias > P->max_bias) bias = P->max_bias;
+                        b = fx_add(b, P->bias_increment);
+                        if (b > P->max_bias) b = P->max_bias;
                     } else {
-                        bias = fx_sub(bias, P->bias_increment);
-                        if (bias < P->bias_increment) bias = P->bias_increment;
+                        b = fx_sub(b, P->bias_increment);
+                        if (b < P->bias_increment) b = P->bias_increment;
                     }
                 } else {
-                    bias = (group == 1) ? P->bias1 : P->bias2;
+                    b = group == 1 ? P->bias1 : P->bias2;
                 }
-                st_bias = bias;
-                vx = fx_add(fx_mul(fx_sub(FX_ONE, bias), vx), group == 1 ? bias : fx_neg(bias));
+                st_bias = b;
+                vx = fx_add(fx_mul(fx_sub(FX_ONE, b), vx), group == 1 ? b : fx_neg(b));
             }
         }
 
@@ -260,18 +264,19 @@ void boids_step(flock_t *f, rng_t *r)
         /* predator_avoidance */
         {
             fx_acc sum_dx = 0, sum_dy = 0;
-            int32_t k, seen = 0;
-            const fx range = P->predator_range;
-            const uint64_t range2 = fx_sq64(range);
+            int32_t k, n_predators = 0;
+            const uint64_t r2 = fx_sq64(P->predator_range);
             for (k = 0; k < f->predator_count; k++) {
-                const fx pdx = fx_sub(x, f->predator[k].x), pdy = fx_sub(y, f->predator[k].y);
-                if (fx_abs(pdx) < range && fx_abs(pdy) < range && fx_d2(pdx, pdy) < range2) {
-                    sum_dx += pdx;
-                    sum_dy += pdy;
-                    seen++;
+                const mover_t *o = &f->predator[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const uint64_t d2 = fx_d2(dx, dy);
+                if (d2 < r2) {
+                    n_predators++;
+                    sum_dx += dx;
+                    sum_dy += dy;
                 }
             }
-            if (seen > 0) {
+            if (n_predators > 0) {
                 if (sum_dy > 0) vy = fx_add(vy, P->predator_turn_factor);
                 if (sum_dy < 0) vy = fx_sub(vy, P->predator_turn_factor);
                 if (sum_dx > 0) vx = fx_add(vx, P->predator_turn_factor);

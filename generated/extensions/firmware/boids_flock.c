@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: predator_avoidance, alignment, cohesion, separation, food_tracking, gravity, edges, speed_limit, perching.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -187,13 +188,17 @@ void boids_step(flock_t *f, rng_t *r)
         fx_acc alignment_sum_vx = 0, alignment_sum_vy = 0;
         fx_acc cohesion_sum_x = 0, cohesion_sum_y = 0;
         fx_acc separation_close_dx = 0, separation_close_dy = 0;
+
+        /* perching: before the neighbours */
         if (st_perch > 0) {
-            st_perch--;
+            st_perch = fx_isub(st_perch, 1);
             if (st_perch > 0) {
-                b->vx = 0;
-                b->vy = 0;
+                vx = 0;
+                vy = 0;
+                b->vx = vx;
+                b->vy = vy;
                 b->perch = st_perch;
-                continue; /* resting: no rule runs, no move */
+                continue; /* return: no later code runs, the boid does not move */
             }
             vx = 0;
             vy = fx_neg(P->takeoff_speed);
@@ -208,35 +213,37 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
             d2 = fx_d2(dx, dy);
-            {
-                if (d2 < protected2) {
-                    separation_close_dx += dx;
-                    separation_close_dy += dy;
-                } else if (d2 < visual2) {
-                    n_visual++;
-                    alignment_sum_vx += o->vx;
-                    alignment_sum_vy += o->vy;
-                    cohesion_sum_x += o->x;
-                    cohesion_sum_y += o->y;
-                }
+            if (d2 < protected2) {
+                /* separation */
+                separation_close_dx += dx;
+                separation_close_dy += dy;
+            } else if (d2 < visual2) {
+                n_visual++;
+                /* alignment */
+                alignment_sum_vx += o->vx;
+                alignment_sum_vy += o->vy;
+                /* cohesion */
+                cohesion_sum_x += o->x;
+                cohesion_sum_y += o->y;
             }
         }
 
         /* predator_avoidance */
         {
             fx_acc sum_dx = 0, sum_dy = 0;
-            int32_t k, seen = 0;
-            const fx range = P->predator_range;
-            const uint64_t range2 = fx_sq64(range);
+            int32_t k, n_predators = 0;
+            const uint64_t r2 = fx_sq64(P->predator_range);
             for (k = 0; k < f->predator_count; k++) {
-                const fx pdx = fx_sub(x, f->predator[k].x), pdy = fx_sub(y, f->predator[k].y);
-                if (fx_abs(pdx) < range && fx_abs(pdy) < range && fx_d2(pdx, pdy) < range2) {
-                    sum_dx += pdx;
-                    sum_dy += pdy;
-                    seen++;
+                const mover_t *o = &f->predator[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const uint64_t d2 = fx_d2(dx, dy);
+                if (d2 < r2) {
+                    n_predators++;
+                    sum_dx += dx;
+                    sum_dy += dy;
                 }
             }
-            if (seen > 0) {
+            if (n_predators > 0) {
                 if (sum_dy > 0) vy = fx_add(vy, P->predator_turn_factor);
                 if (sum_dy < 0) vy = fx_sub(vy, P->predator_turn_factor);
                 if (sum_dx > 0) vx = fx_add(vx, P->predator_turn_factor);
@@ -262,18 +269,26 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* food_tracking */
         {
-            int32_t k, best = -1;
-            uint64_t best_d2 = fx_sq64(P->food_range);
+            fx_acc to_x = 0, to_y = 0;
+            int32_t k, k_best = -1, n_food = 0;
+            uint64_t d2_best = fx_sq64(P->food_range);
             for (k = 0; k < f->food_count; k++) {
-                const uint64_t fd2 = fx_d2(fx_sub(f->food[k].x, x), fx_sub(f->food[k].y, y));
-                if (fd2 < best_d2) {
-                    best_d2 = fd2;
-                    best = k;
+                const mover_t *o = &f->food[k];
+                const uint64_t d2 = fx_d2(fx_sub(x, o->x), fx_sub(y, o->y));
+                if (d2 < d2_best) {
+                    d2_best = d2;
+                    k_best = k;
                 }
             }
-            if (best >= 0) {
-                vx = fx_add(vx, fx_mul(fx_sub(f->food[best].x, x), P->food_factor));
-                vy = fx_add(vy, fx_mul(fx_sub(f->food[best].y, y), P->food_factor));
+            if (k_best >= 0) {
+                const mover_t *o = &f->food[k_best];
+                n_food = 1;
+                to_x += fx_sub(o->x, x);
+                to_y += fx_sub(o->y, y);
+            }
+            if (n_food > 0) {
+                vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), P->food_factor));
+                vy = fx_add(vy, fx_mul(fx_acc_fx(to_y), P->food_factor));
             }
         }
 
@@ -304,11 +319,11 @@ void boids_step(flock_t *f, rng_t *r)
         }
 
         /* perching */
-        if (st_perch == 0 && y < P->ledge_y && fx_add(y, vy) >= P->ledge_y
-            && x >= P->ledge_left && x <= P->ledge_right) {
+        if (st_perch == 0 && y < P->ledge_y && fx_add(y, vy) >= P->ledge_y && x >= P->ledge_left
+            && x <= P->ledge_right) {
             st_perch = P->perch_frames;
             vx = 0;
-            vy = fx_sub(P->ledge_y, y); /* lands exactly on the ledge */
+            vy = fx_sub(P->ledge_y, y);
         }
 
         b->vx = vx;

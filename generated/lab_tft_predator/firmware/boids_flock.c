@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: predator_avoidance, alignment, cohesion, separation, edges, speed_limit.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -136,35 +137,37 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
             d2 = fx_d2(dx, dy);
-            {
-                if (d2 < protected2) {
-                    separation_close_dx += dx;
-                    separation_close_dy += dy;
-                } else if (d2 < visual2) {
-                    n_visual++;
-                    alignment_sum_vx += o->vx;
-                    alignment_sum_vy += o->vy;
-                    cohesion_sum_x += o->x;
-                    cohesion_sum_y += o->y;
-                }
+            if (d2 < protected2) {
+                /* separation */
+                separation_close_dx += dx;
+                separation_close_dy += dy;
+            } else if (d2 < visual2) {
+                n_visual++;
+                /* alignment */
+                alignment_sum_vx += o->vx;
+                alignment_sum_vy += o->vy;
+                /* cohesion */
+                cohesion_sum_x += o->x;
+                cohesion_sum_y += o->y;
             }
         }
 
         /* predator_avoidance */
         {
             fx_acc sum_dx = 0, sum_dy = 0;
-            int32_t k, seen = 0;
-            const fx range = P->predator_range;
-            const uint64_t range2 = fx_sq64(range);
+            int32_t k, n_predators = 0;
+            const uint64_t r2 = fx_sq64(P->predator_range);
             for (k = 0; k < f->predator_count; k++) {
-                const fx pdx = fx_sub(x, f->predator[k].x), pdy = fx_sub(y, f->predator[k].y);
-                if (fx_abs(pdx) < range && fx_abs(pdy) < range && fx_d2(pdx, pdy) < range2) {
-                    sum_dx += pdx;
-                    sum_dy += pdy;
-                    seen++;
+                const mover_t *o = &f->predator[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const uint64_t d2 = fx_d2(dx, dy);
+                if (d2 < r2) {
+                    n_predators++;
+                    sum_dx += dx;
+                    sum_dy += dy;
                 }
             }
-            if (seen > 0) {
+            if (n_predators > 0) {
                 if (sum_dy > 0) vy = fx_add(vy, P->predator_turn_factor);
                 if (sum_dy < 0) vy = fx_sub(vy, P->predator_turn_factor);
                 if (sum_dx > 0) vx = fx_add(vx, P->predator_turn_factor);

@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: separation_inverse, alignment_unit, cohesion_radius, obstacle_avoidance, predator_flee, edges, speed_regulation.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -152,11 +153,10 @@ void boids_step(flock_t *f, rng_t *r)
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
         int32_t j;
-        int32_t n_r_separation_radius = 0;
         int32_t n_r_neighbor_radius = 0;
-        fx_acc sepi_x = 0, sepi_y = 0;
-        fx_acc aliu_x = 0, aliu_y = 0;
-        fx_acc cohr_x = 0, cohr_y = 0;
+        fx_acc separation_inverse_push_x = 0, separation_inverse_push_y = 0;
+        fx_acc alignment_unit_sum_vx = 0, alignment_unit_sum_vy = 0;
+        fx_acc cohesion_radius_sum_x = 0, cohesion_radius_sum_y = 0;
 
         for (j = 0; j < n; j++) {
             const boid_t *o = &others[j];
@@ -169,29 +169,32 @@ void boids_step(flock_t *f, rng_t *r)
             d2 = fx_d2(dx, dy);
             if (d2 != 0 && d2 < r2_separation_radius) {
                 const fx dist = fx_hypot(dx, dy);
-                n_r_separation_radius++;
+                /* separation_inverse */
                 {
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
-                    sepi_x += fx_mul(fx_div(dx, dist), s);
-                    sepi_y += fx_mul(fx_div(dy, dist), s);
+                    separation_inverse_push_x += fx_mul(fx_div(dx, dist), s);
+                    separation_inverse_push_y += fx_mul(fx_div(dy, dist), s);
                 }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
                 n_r_neighbor_radius++;
-                aliu_x += o->vx;
-                aliu_y += o->vy;
-                cohr_x += o->x;
-                cohr_y += o->y;
+                /* alignment_unit */
+                alignment_unit_sum_vx += o->vx;
+                alignment_unit_sum_vy += o->vy;
+                /* cohesion_radius */
+                cohesion_radius_sum_x += o->x;
+                cohesion_radius_sum_y += o->y;
             }
         }
 
         /* separation_inverse */
-        vx = fx_add(vx, fx_mul(fx_acc_fx(sepi_x), P->separation_weight));
-        vy = fx_add(vy, fx_mul(fx_acc_fx(sepi_y), P->separation_weight));
+        vx = fx_add(vx, fx_mul(fx_acc_fx(separation_inverse_push_x), P->separation_weight));
+        vy = fx_add(vy, fx_mul(fx_acc_fx(separation_inverse_push_y), P->separation_weight));
 
         /* alignment_unit */
         if (n_r_neighbor_radius > 0) {
-            const fx ax = fx_acc_mean(aliu_x, n_r_neighbor_radius), ay = fx_acc_mean(aliu_y, n_r_neighbor_radius);
+            const fx ax = fx_acc_mean(alignment_unit_sum_vx, n_r_neighbor_radius);
+            const fx ay = fx_acc_mean(alignment_unit_sum_vy, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(ax, ay);
             if (m > 0) {
                 vx = fx_add(vx, fx_mul(fx_div(ax, m), P->alignment_weight));
@@ -201,27 +204,30 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_radius */
         if (n_r_neighbor_radius > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohr_x, n_r_neighbor_radius), x), P->cohesion_weight));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohr_y, n_r_neighbor_radius), y), P->cohesion_weight));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohesion_radius_sum_x, n_r_neighbor_radius), x), P->cohesion_weight));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohesion_radius_sum_y, n_r_neighbor_radius), y), P->cohesion_weight));
         }
 
         /* obstacle_avoidance */
         {
-            fx_acc fx_sum = 0, fy_sum = 0;
+            fx_acc push_x = 0, push_y = 0;
             int32_t k;
             for (k = 0; k < f->obstacle_count; k++) {
-                const fx ex = fx_sub(x, f->obstacle[k].x), ey = fx_sub(y, f->obstacle[k].y);
-                const fx dc = fx_hypot(ex, ey);
-                fx surf = fx_sub(dc, f->obstacle[k].r);
+                const obstacle_t *o = &f->obstacle[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const fx dist = fx_hypot(dx, dy);
+                fx surf = fx_sub(dist, o->r);
                 if (surf < 0) surf = 0;
-                if (dc > 0 && surf < P->obstacle_range) {
-                    const fx ux = fx_div(ex, dc), uy = fx_div(ey, dc);
+                if (dist > 0 && surf < P->obstacle_range) {
+                    const fx ux = fx_div(dx, dist);
+                    const fx uy = fx_div(dy, dist);
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, surf));
                     const fx dot = fx_add(fx_mul(vx, ux), fx_mul(vy, uy));
-                    fx_sum += fx_mul(ux, s);
-                    fy_sum += fx_mul(uy, s);
+                    push_x += fx_mul(ux, s);
+                    push_y += fx_mul(uy, s);
                     if (dot < 0) {
-                        fx px = fx_sub(vx, fx_mul(dot, ux)), py = fx_sub(vy, fx_mul(dot, uy));
+                        fx px = fx_sub(vx, fx_mul(dot, ux));
+                        fx py = fx_sub(vy, fx_mul(dot, uy));
                         const fx pm = BOIDS_MAG(px, py);
                         if (pm > 0) {
                             px = fx_div(px, pm);
@@ -230,32 +236,33 @@ void boids_step(flock_t *f, rng_t *r)
                             px = fx_neg(uy);
                             py = ux;
                         }
-                        fx_sum += fx_mul(px, s);
-                        fy_sum += fx_mul(py, s);
+                        push_x += fx_mul(px, s);
+                        push_y += fx_mul(py, s);
                     }
                 }
             }
-            vx = fx_add(vx, fx_mul(fx_acc_fx(fx_sum), P->obstacle_weight));
-            vy = fx_add(vy, fx_mul(fx_acc_fx(fy_sum), P->obstacle_weight));
+            vx = fx_add(vx, fx_mul(fx_acc_fx(push_x), P->obstacle_weight));
+            vy = fx_add(vy, fx_mul(fx_acc_fx(push_y), P->obstacle_weight));
         }
 
         /* predator_flee */
         {
-            fx_acc fl_x = 0, fl_y = 0;
+            fx_acc flee_x = 0, flee_y = 0;
             int32_t k;
-            const uint64_t range2 = fx_sq64(P->flee_radius);
+            const uint64_t r2 = fx_sq64(P->flee_radius);
             for (k = 0; k < f->predator_count; k++) {
-                const fx pdx = fx_sub(x, f->predator[k].x), pdy = fx_sub(y, f->predator[k].y);
-                const uint64_t pd2 = fx_d2(pdx, pdy);
-                if (pd2 != 0 && pd2 < range2) {
-                    const fx d = fx_hypot(pdx, pdy);
-                    const fx s = fx_div(FX_ONE, fx_add(FX_ONE, d));
-                    fl_x += fx_mul(fx_div(pdx, d), s);
-                    fl_y += fx_mul(fx_div(pdy, d), s);
+                const mover_t *o = &f->predator[k];
+                const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
+                const uint64_t d2 = fx_d2(dx, dy);
+                if (d2 != 0 && d2 < r2) {
+                    const fx dist = fx_hypot(dx, dy);
+                    const fx s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
+                    flee_x += fx_mul(fx_div(dx, dist), s);
+                    flee_y += fx_mul(fx_div(dy, dist), s);
                 }
             }
-            vx = fx_add(vx, fx_mul(fx_acc_fx(fl_x), P->flee_weight));
-            vy = fx_add(vy, fx_mul(fx_acc_fx(fl_y), P->flee_weight));
+            vx = fx_add(vx, fx_mul(fx_acc_fx(flee_x), P->flee_weight));
+            vy = fx_add(vy, fx_mul(fx_acc_fx(flee_y), P->flee_weight));
         }
 
         /* edges */
@@ -267,13 +274,13 @@ void boids_step(flock_t *f, rng_t *r)
         /* speed_regulation */
         {
             const fx speed = BOIDS_MAG(vx, vy);
-            const fx target = fx_sub(speed, fx_mul(P->regulation, fx_sub(speed, P->default_speed)));
+            const fx goal = fx_sub(speed, fx_mul(P->regulation, fx_sub(speed, P->default_speed)));
             if (speed == 0) {
-                vx = target;
+                vx = goal;
                 vy = 0;
             } else {
-                vx = fx_mul(fx_div(vx, speed), target);
-                vy = fx_mul(fx_div(vy, speed), target);
+                vx = fx_mul(fx_div(vx, speed), goal);
+                vy = fx_mul(fx_div(vy, speed), goal);
             }
         }
 

@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: alignment, cohesion, separation, edges, scout_bias, speed_limit.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -82,17 +83,18 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
             d2 = fx_d2(dx, dy);
-            {
-                if (d2 < protected2) {
-                    separation_close_dx += dx;
-                    separation_close_dy += dy;
-                } else if (d2 < visual2) {
-                    n_visual++;
-                    alignment_sum_vx += o->vx;
-                    alignment_sum_vy += o->vy;
-                    cohesion_sum_x += o->x;
-                    cohesion_sum_y += o->y;
-                }
+            if (d2 < protected2) {
+                /* separation */
+                separation_close_dx += dx;
+                separation_close_dy += dy;
+            } else if (d2 < visual2) {
+                n_visual++;
+                /* alignment */
+                alignment_sum_vx += o->vx;
+                alignment_sum_vy += o->vy;
+                /* cohesion */
+                cohesion_sum_x += o->x;
+                cohesion_sum_y += o->y;
             }
         }
 
@@ -120,24 +122,23 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* scout_bias */
         {
-            const int32_t g1 = P->scout_group1, g2 = P->scout_group2;
-            const int group = (i < g1) ? 1 : ((i - g1) < g2 ? 2 : 0);
+            const int32_t group = i < P->scout_group1 ? 1 : (fx_isub(i, P->scout_group1) < P->scout_group2 ? 2 : 0);
             if (group != 0) {
-                fx bias;
+                fx b = 0;
                 if (P->dynamic_bias != 0) {
-                    bias = st_bias;
+                    b = st_bias;
                     if ((group == 1 && vx > 0) || (group == 2 && vx < 0)) {
-                        bias = fx_add(bias, P->bias_increment);
-                        if (bias > P->max_bias) bias = P->max_bias;
+                        b = fx_add(b, P->bias_increment);
+                        if (b > P->max_bias) b = P->max_bias;
                     } else {
-                        bias = fx_sub(bias, P->bias_increment);
-                        if (bias < P->bias_increment) bias = P->bias_increment;
+                        b = fx_sub(b, P->bias_increment);
+                        if (b < P->bias_increment) b = P->bias_increment;
                     }
                 } else {
-                    bias = (group == 1) ? P->bias1 : P->bias2;
+                    b = group == 1 ? P->bias1 : P->bias2;
                 }
-                st_bias = bias;
-                vx = fx_add(fx_mul(fx_sub(FX_ONE, bias), vx), group == 1 ? bias : fx_neg(bias));
+                st_bias = b;
+                vx = fx_add(fx_mul(fx_sub(FX_ONE, b), vx), group == 1 ? b : fx_neg(b));
             }
         }
 

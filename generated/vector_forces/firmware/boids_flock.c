@@ -2,8 +2,9 @@
  * DO NOT EDIT: change the spec and run `boidsgen generate`. */
 
 /* The rules, in spec order: separation_force, alignment_force, cohesion_force, target_seek, edges, speed_cap.
- * Twin: python/boids_model.py. Each rule's code comes from
- * codegen/rules/<rule>/rule.c.j2, beside its Python template. */
+ * Twin: python/boids_model.py. Each rule's code is printed from its
+ * definition (codegen/rules/defs/ or the spec's rule_defs) by
+ * codegen/lang/emit_c.py. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -74,9 +75,9 @@ void boids_step(flock_t *f, rng_t *r)
         int32_t j;
         int32_t n_r_separation_radius = 0;
         int32_t n_r_neighbor_radius = 0;
-        fx_acc sepf_x = 0, sepf_y = 0;
-        fx_acc alif_x = 0, alif_y = 0;
-        fx_acc cohf_x = 0, cohf_y = 0;
+        fx_acc separation_force_push_x = 0, separation_force_push_y = 0;
+        fx_acc alignment_force_sum_vx = 0, alignment_force_sum_vy = 0;
+        fx_acc cohesion_force_to_x = 0, cohesion_force_to_y = 0;
 
         for (j = 0; j < n; j++) {
             const boid_t *o = &others[j];
@@ -90,30 +91,34 @@ void boids_step(flock_t *f, rng_t *r)
             if (d2 != 0 && d2 < r2_separation_radius) {
                 const fx dist = fx_hypot(dx, dy);
                 n_r_separation_radius++;
+                /* separation_force */
                 {
                     const fx d = dist < FX_ONE ? FX_ONE : dist;
-                    sepf_x += fx_div(fx_div(dx, dist), d);
-                    sepf_y += fx_div(fx_div(dy, dist), d);
+                    separation_force_push_x += fx_div(fx_div(dx, dist), d);
+                    separation_force_push_y += fx_div(fx_div(dy, dist), d);
                 }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
                 n_r_neighbor_radius++;
-                alif_x += o->vx;
-                alif_y += o->vy;
-                cohf_x -= dx;
-                cohf_y -= dy;
+                /* alignment_force */
+                alignment_force_sum_vx += o->vx;
+                alignment_force_sum_vy += o->vy;
+                /* cohesion_force */
+                cohesion_force_to_x -= dx;
+                cohesion_force_to_y -= dy;
             }
         }
 
         /* separation_force */
         if (n_r_separation_radius > 0) {
-            vx = fx_add(vx, fx_mul(fx_acc_mean(sepf_x, n_r_separation_radius), P->separation_weight));
-            vy = fx_add(vy, fx_mul(fx_acc_mean(sepf_y, n_r_separation_radius), P->separation_weight));
+            vx = fx_add(vx, fx_mul(fx_acc_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
+            vy = fx_add(vy, fx_mul(fx_acc_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
         }
 
         /* alignment_force */
         if (n_r_neighbor_radius > 0) {
-            fx ax = fx_acc_mean(alif_x, n_r_neighbor_radius), ay = fx_acc_mean(alif_y, n_r_neighbor_radius);
+            fx ax = fx_acc_mean(alignment_force_sum_vx, n_r_neighbor_radius);
+            fx ay = fx_acc_mean(alignment_force_sum_vy, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(ax, ay);
             if (m > P->max_force) {
                 ax = fx_mul(fx_div(ax, m), P->max_force);
@@ -125,7 +130,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_force */
         if (n_r_neighbor_radius > 0) {
-            fx cx = fx_acc_mean(cohf_x, n_r_neighbor_radius), cy = fx_acc_mean(cohf_y, n_r_neighbor_radius);
+            fx cx = fx_acc_mean(cohesion_force_to_x, n_r_neighbor_radius);
+            fx cy = fx_acc_mean(cohesion_force_to_y, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(cx, cy);
             if (m > P->max_force) {
                 cx = fx_mul(fx_div(cx, m), P->max_force);
@@ -136,7 +142,7 @@ void boids_step(flock_t *f, rng_t *r)
         }
 
         /* target_seek */
-        if (f->target_on) {
+        if (f->target_on != 0) {
             vx = fx_add(vx, fx_mul(fx_sub(f->target_x, x), P->target_factor));
             vy = fx_add(vy, fx_mul(fx_sub(f->target_y, y), P->target_factor));
         }
