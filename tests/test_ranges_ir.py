@@ -418,3 +418,185 @@ def test_conditions_bound_differences():
     land = next(s for s in res.sites if s.rule == "perching" and s.expr == "ledge.y - y")
     assert 0 < land.lo and land.hi <= res.stats["v"]
     assert res.stats["v"] == m.param("max_speed").max_raw  # the speed limit's bound holds from frame to frame
+
+
+# ---------------------------------------------------------------- soundness, end to end
+class _Concrete:
+    """The IR on concrete values, op by op as pysim/fxops.py computes them,
+    checking each op's value against its site: within the site's range when
+    the analysis says it cannot overflow, and flagged when the exact value
+    leaves 32 bits (fxops' checked twin)."""
+
+    def __init__(self, fx: Fx, sites: dict):
+        self.fx, self.sites, self.label, self.seen = fx, sites, None, 0
+        self.names = {"add": "add", "iadd": "add", "sub": "sub", "isub": "sub", "neg": "neg", "ineg": "neg",
+                      "mul": "mul", "div": "div", "mul_int": "imul", "imul": "imul", "div_int": "idiv",
+                      "idiv": "idiv", "sqrt": "sqrt", "hypot": "hypot", "mag": "mag", "sq": "sq64",
+                      "int_to_fixed": "from_int", "fixed_to_int": "to_int", "sum_to_fixed": "acc_fx",
+                      "sum_to_int": "acc_fx", "sum_mean": "acc_mean", "sum_idiv": "acc_mean", "abs": "abs",
+                      "min": "min", "max": "max", "clamp": "clamp", "sign": "sign"}
+
+    def args(self, op, xs):
+        fb, fx = self.fx.frac_bits, self.fx
+        if op in ("mul", "div", "sqrt", "int_to_fixed", "fixed_to_int"):
+            return (*xs, fb)
+        if op == "mag":
+            return (*xs, fx.amb, fx.alpha, fx.beta, fb)
+        if op == "mul_int":
+            return (xs[1], xs[0])
+        return tuple(xs)
+
+    def expr(self, e, env):
+        from codegen.lang.ir import Const, Ref
+
+        if isinstance(e, Const):
+            return self.m.const(e).lo
+        if isinstance(e, Ref):
+            return env[(e.kind, e.name)]
+        op = e.op
+        if op in ("and", "or"):
+            a = self.expr(e.args[0], env)
+            if (op == "and") != bool(a):
+                return a
+            return self.expr(e.args[1], env)
+        if op == "not":
+            return int(not self.expr(e.args[0], env))
+        if op == "select":
+            return self.expr(e.args[1] if self.expr(e.args[0], env) else e.args[2], env)
+        xs = [self.expr(a, env) for a in e.args]
+        if op in ("lt", "le", "gt", "ge", "eq", "ne"):
+            a, b = xs
+            return int({"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[op])
+        name = self.names[op]
+        args = [np.int64(v) if isinstance(v, int) else v for v in self.args(op, xs)]
+        val = int(FX[name](*args))
+        site = self.sites.get((self.label, id(e)))
+        if site is not None:
+            st = new_status()
+            if name in CK:
+                CK[name](*args, st, 0)
+            if status_finding(st) is not None:
+                assert site.overflows, (site.rule, site.expr, xs)
+            elif not site.overflows:
+                assert site.lo <= val <= site.hi, (site.rule, site.expr, xs, val, site.lo, site.hi)
+            self.seen += 1
+        return val
+
+    def block(self, stmts, env):
+        from codegen.lang.ir import Accumulate, Assign, If, Return
+
+        for s in stmts:
+            if isinstance(s, Assign):
+                env[(s.target.kind, s.target.name)] = self.expr(s.value, env)
+            elif isinstance(s, Accumulate):
+                v = self.expr(s.value, env)
+                env[("acc", s.sum)] += v if s.op == "acc_add" else -v
+            elif isinstance(s, If):
+                if not self.block(s.then if self.expr(s.cond, env) else s.orelse, env):
+                    return False
+            elif isinstance(s, Return):
+                return False
+        return True
+
+
+def _pick(rng, iv: Iv) -> int:
+    r = rng.random()
+    return iv.lo if r < 0.15 else iv.hi if r < 0.3 else (0 if r < 0.35 and iv.has(0) else rng.randint(iv.lo, iv.hi))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+def test_concrete_frames_stay_within_the_sites(spec):
+    """A boid's frame on random concrete values within the analysis's
+    assumptions (parameters, position, velocity and state bounds, neighbours
+    in range, extremes often): every op it computes lies within the range
+    the analysis recorded at that op. This holds the narrowing, the
+    magnitude and mean relations and the difference bounds to the values."""
+    from codegen.lang.ranges import Assumptions, _Analysis
+    from codegen.model import library
+
+    m, _ = _model(spec)
+    an = _Analysis(m, None, Assumptions(), library(m.frac_bits))
+    res = an.run()
+    conc = _Concrete(an.fx, an.sites)
+    conc.m = an.mach
+    rng = random.Random(spec.stem)
+    state_b = res.stats["state"]
+    for _ in range(150):
+        params = {n: _pick(rng, Iv(*r)) for n, r in an.ranges.items()}
+        shared = {("self", "x"): _pick(rng, an.X), ("self", "y"): _pick(rng, an.Y),
+                  ("self", "vx"): _pick(rng, Iv(-an.vb, an.vb)), ("self", "vy"): _pick(rng, Iv(-an.vb, an.vb))}
+        shared.update({("state", n): _pick(rng, iv) for n, iv in state_b.items()})
+        ledge = m.spec.ledge
+        if ledge and rng.random() < 0.4:  # aim at a landing: above the ledge, about to cross it, at rest
+            vy = abs(shared[("self", "vy")]) or 1
+            shared[("self", "vy")] = vy
+            shared[("self", "y")] = params[ledge.y] - rng.randint(1, vy)
+            lo, hi = params[ledge.left], params[ledge.right]
+            shared[("self", "x")] = rng.randint(lo, hi) if lo <= hi else lo
+            shared.update({("state", n): 0 for n in state_b})
+        index = rng.randint(0, m.spec.flock.capacity - 1)
+        envs = {}
+        for ctx, r, er in an.rules:
+            env = {k: params[k[1]] for k in er if k[0] == "param"}
+            env.update({("role", role.name): params[r.refs[role.name]] for role in r.ir.roles})
+            for k, v in er.items():
+                if k[0] == "world":  # a section's parameter, or the target (run-time, on the screen)
+                    section, field = k[1].split(".")
+                    ref = getattr(getattr(m.spec, section), field) if section != "target" else None
+                    env[k] = params[ref] if isinstance(ref, str) else _pick(rng, v.iv)
+            env.update({("screen", "width"): an.w, ("screen", "height"): an.h, ("index", "index"): index})
+            envs[ctx.label] = env
+        alive = True
+        for ctx, r, er in an.rules:
+            if r.ir.before and alive:
+                env = {**envs[ctx.label], **shared}
+                conc.label = ctx.label
+                alive = conc.block(r.ir.before, env)
+                shared = {k: v for k, v in env.items() if k[0] in ("self", "state")}
+        if not alive:
+            continue
+        extra = {}
+
+        def visit(ctx, r):
+            nb = r.ir.neighbours
+            k, of, _ = an.others(nb.of)
+            k = min(k, 1 if nb.pick == "nearest" else 4)
+            env0 = {**envs[ctx.label], **shared}
+            within = env0[("role", nb.within)] if nb.within else None
+            sums = {s.name: 0 for s in r.ir.sums}
+            n = 0
+            for _ in range(k):
+                for _ in range(20):  # a neighbour in range, within its kind's bounds
+                    o = {f: _pick(rng, iv) for f, iv in of.items()}
+                    dx, dy = env0[("self", "x")] - o["x"], env0[("self", "y")] - o["y"]
+                    d2 = dx * dx + dy * dy
+                    if (within is None or d2 < within * within) and (nb.coincident or d2 != 0):
+                        break
+                else:
+                    continue
+                env = dict(env0)
+                env.update({("other", f): v for f, v in o.items()})
+                env.update({("pair", "dx"): dx, ("pair", "dy"): dy, ("pair", "d2"): d2,
+                            ("pair", "dist"): int(FX["hypot"](np.int64(dx), np.int64(dy)))})
+                env.update({("acc", s): 0 for s in sums})
+                conc.label = ctx.label
+                conc.block(r.ir.each, env)
+                for s in sums:
+                    sums[s] += env[("acc", s)]
+                n += 1
+            out = {("sum", s): v for s, v in sums.items()}
+            out[("count", "count")] = n
+            return out
+
+        for ctx, r, er in an.rules:
+            if r.ir.neighbours and r.ir.neighbours.of == "boids":
+                extra[ctx.label] = visit(ctx, r)
+        for ctx, r, er in an.rules:
+            if r.ir.neighbours and r.ir.neighbours.of != "boids":
+                extra[ctx.label] = visit(ctx, r)
+            if r.ir.apply:
+                env = {**envs[ctx.label], **shared, **extra.get(ctx.label, {})}
+                conc.label = ctx.label
+                conc.block(r.ir.apply, env)
+                shared = {k: v for k, v in env.items() if k[0] in ("self", "state")}
+    assert conc.seen > 500

@@ -196,9 +196,9 @@ class _Analysis:
             top = r2.hi - 1  # d2 < r^2
             r = isqrt(top) if top >= 0 else -1
             dx, dy = dx.meet(-r, r), dy.meet(-r, r)
-            d2 = Iv(max(d2.lo, lo2), min(d2.hi, top)) if d2.hi >= lo2 and top >= lo2 else None
+            d2 = d2.meet(lo2, top)
         else:
-            d2 = Iv(max(d2.lo, lo2), d2.hi) if d2.hi >= lo2 else None
+            d2 = d2.meet(lo2, d2.hi)
         sums, count = {s.name: Iv(0, 0) for s in ir.sums}, Iv(0, 0)
         taints = {s.name: False for s in ir.sums}
         if k > 0 and dx is not None and dy is not None and d2 is not None:
