@@ -86,7 +86,6 @@ class _Analysis:
         self.fx = Fx(m.frac_bits, m.spec.fixed_point.magnitude, m.amb_alpha_raw, m.amb_beta_raw)
         self.ranges = {p.name: (p.min_raw, p.max_raw) for p in m.params}
         self.ranges.update(ranges or {})
-        self.ptypes = {p.name: p.type for p in m.params}
         self.sites: dict = {}
         self.mach = Machine(self.fx, self.sites)
         one = self.fx.one
