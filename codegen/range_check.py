@@ -178,8 +178,9 @@ def report_lines(rep: RangeReport) -> list[str]:
     if st.get("pv") is not None:
         head += f"; predators' <= {_fmt(st['pv'] / one)}"
     if st["state"]:
-        head += "; state " + ", ".join(
-            f"{n} in [{_fmt(iv.lo / one)}, {_fmt(iv.hi / one)}]" for n, iv in st["state"].items()) + " (raw/2^F)"
+        unit = {n: (1 if t == "int" else one) for n, t in st.get("state_types", {}).items()}
+        head += "; state " + ", ".join(f"{n} in [{_fmt(iv.lo / unit.get(n, one))}, {_fmt(iv.hi / unit.get(n, one))}]"
+                                       for n, iv in st["state"].items())
     out = [f"range analysis for '{m.name}' ({fmt}: 32-bit values within +/-{_fmt((1 << 31) / one)}; "
            f"64-bit for squared distances and neighbour sums)",
            f"assumed: x in [{_fmt(st['xs'][0] / one)}, {_fmt(st['xs'][1] / one)}], y in [{_fmt(st['ys'][0] / one)}, "

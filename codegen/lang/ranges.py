@@ -323,7 +323,8 @@ class _Analysis:
             self.notes.append(f"state `{n}` still grew after {MAX_ROUNDS} frames and {steps[n]} widenings: "
                               f"widened to the whole {stypes[n]} range")
         stats = dict(xs=(self.X.lo, self.X.hi), ys=(self.Y.lo, self.Y.hi), v=self.vb, v0=self.v0,
-                     pv=self.pvb if self.spec.predators else None, state=dict(state), rounds=max(v_rounds, 1),
+                     pv=self.pvb if self.spec.predators else None, state=dict(state), state_types=stypes,
+                     rounds=max(v_rounds, 1),
                      frames=rounds, converged=not v_growing, widened=widened, one=one, margin=self.margin)
         return Result(list(self.sites.values()), self.notes, stats)
 
