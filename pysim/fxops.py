@@ -53,13 +53,13 @@ other counts (ck_ shifts also record them, kind SHIFT).
 
 Operations fixed.h does not have yet (for the C emitter, their C spelling,
 which tests/test_fxops.py compiles and compares):
-  fx_to_int(a)        (int32_t)fx_asr64(a, FX_FRAC_BITS)
+  fx_to_int(a)        a / FX_ONE (C division: truncation toward zero)
   fx_asr(a, s)        (fx)fx_asr64(a, s)
   fx_shl(a, s)        fx_from_u32((uint32_t)a << s)
   fx_imul(n, a)       fx_from_u32((uint32_t)n * (uint32_t)a)   int times fixed
   fx_sign(a)          (a > 0) - (a < 0)                        -1, 0 or 1 (an int)
   fx_min / fx_max     a < b ? a : b / a > b ? a : b
-  fx_clamp(v, lo, hi) fx_min(fx_max(v, lo), hi)                hi wins if lo > hi
+  fx_clamp(v, lo, hi) v < lo ? lo : (v > hi ? hi : v)          as codegen/lang/ops.py defines it
   fx_acc_add/_sub     acc + (fx_acc)v / acc - (fx_acc)v        exact, 64-bit
   fx_mag(x, y, use_amb, alpha, beta)  use_amb ? fx_amb(...) : fx_hypot(x, y)
 
@@ -150,7 +150,7 @@ def fx_from_int(i, fb):
 
 @_jit
 def fx_to_int(a, fb):
-    return a >> fb
+    return _tdiv(a, np.int64(1) << fb)  # the language's int(f): truncation toward zero (codegen/lang/ops.py)
 
 
 @_jit
@@ -312,7 +312,7 @@ def fx_max(a, b):
 
 @_jit
 def fx_clamp(v, lo, hi):
-    return fx_min(fx_max(v, lo), hi)
+    return lo if v < lo else (hi if v > hi else v)  # codegen/lang/ops.py's clamp: lo first
 
 
 # ---------------------------------------------------------------------------
@@ -332,7 +332,7 @@ def fl_from_int(i, fb):
 
 @_jit
 def fl_to_int(a, fb):
-    return np.int64(math.floor(a))
+    return np.int64(math.trunc(a))
 
 
 @_jit
@@ -468,7 +468,7 @@ def fl_max(a, b):
 
 @_jit
 def fl_clamp(v, lo, hi):
-    return fl_min(fl_max(v, lo), hi)
+    return lo if v < lo else (hi if v > hi else v)
 
 
 # ---------------------------------------------------------------------------

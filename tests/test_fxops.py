@@ -50,7 +50,7 @@ int main(void)
         if (!strcmp(op, "wrap32")) r = fx_wrap64((int64_t)a);
         else if (!strcmp(op, "from_u32")) r = fx_from_u32((uint32_t)a);
         else if (!strcmp(op, "from_int")) r = fx_from_int((int32_t)a);
-        else if (!strcmp(op, "to_int")) r = (int32_t)fx_asr64(x, FX_FRAC_BITS);
+        else if (!strcmp(op, "to_int")) r = x / ((fx)1 << FX_FRAC_BITS);
         else if (!strcmp(op, "add")) r = fx_add(x, y);
         else if (!strcmp(op, "sub")) r = fx_sub(x, y);
         else if (!strcmp(op, "neg")) r = fx_neg(x);
@@ -76,7 +76,7 @@ int main(void)
         else if (!strcmp(op, "sign")) r = ((int64_t)a > 0) - ((int64_t)a < 0);
         else if (!strcmp(op, "min")) r = x < y ? x : y;
         else if (!strcmp(op, "max")) r = x > y ? x : y;
-        else if (!strcmp(op, "clamp")) { fx m = x > y ? x : y; r = m < z ? m : z; }
+        else if (!strcmp(op, "clamp")) r = x < y ? y : (x > z ? z : x);
         else return 2;
         if (uns) printf("%" PRIu64 "\n", u);
         else printf("%" PRId64 "\n", r);
@@ -444,8 +444,8 @@ def test_documented_rounding():
     assert F.fx_sqrt(4 * one, fb) == 2 * one and F.fx_sqrt(-5, fb) == 0
     assert F.fx_hypot(I32_MIN, I32_MIN) == 3037000499 - 2**32  # floor(2^31 sqrt 2), wrapped
     assert F.fx_d2(I32_MIN, I32_MIN) == 2**63  # uint64: exact
-    assert F.fx_asr(-1, 31) == -1 and F.fx_to_int(-1, fb) == -1  # floor
-    assert F.fx_sign(-(2**40)) == -1 and F.fx_clamp(5, 10, 0) == 0  # hi wins when lo > hi
+    assert F.fx_asr(-1, 31) == -1 and F.fx_to_int(-1, fb) == 0  # truncation toward zero
+    assert F.fx_sign(-(2**40)) == -1 and F.fx_clamp(5, 10, 0) == 10 and F.fx_clamp(20, 10, 0) == 0  # lo first
 
 
 def test_agrees_with_numpy_twin():
