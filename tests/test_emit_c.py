@@ -282,15 +282,16 @@ EXTRA_PARAMS = """  k_small: {default: 0.01, min: 0, max: 1}
   near_range: {default: 30, min: 0, max: 200, unit: px}
 """
 # Each rule once with locals named like what the generated code declares or
-# reads there (o, i, b, f, k, r2, n_predators, fx, int32_t, st_perch, ...),
-# once with plain names. Both rules also share a state name with perching
-# and local / sum names with each other.
+# reads there (o, i, b, f, k, r2, n_predators, fx, int32_t, ...), once with
+# plain names. Two rules share local and sum names with each other, and a
+# state name with perching (state is per name: one field, the first
+# declaration's initial value, as the simulator's kernel has it).
 BOIDS_RULE = """
   {name}_{which}:
     description: locals named like the pair loop's identifiers
     roles: {{range: fixed, g: fixed}}
     neighbours: {{of: boids, within: range, coincident: false}}
-    state: {{perch: 0}}
+    state: {{perch: 0, born: "fixed(index) / 8 + g"}}
     each: |
       {o} = other.x - x
       {i} = dist
@@ -304,6 +305,7 @@ BOIDS_RULE = """
           {n} = fixed(t / count)
       perch = perch + 1 if perch < 50 else 0
       vx += (s * g) / 64 + fixed({i}) * g / 512 + {n} * g
+      vy += born * g / 64
 """
 HOSTILE = """
   {name}_before:
@@ -423,9 +425,9 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     frames = next(iter(traces)).splitlines()
     assert len(frames) > 300
     # the rules listed twice and the shared names got their own C names
-    for needle in ("rules_boids_s", "rules_more_s", "rules_near_s", "st_perch", "st_rules_boids_perch",
-                   "st_rules_more_perch", "st_rules_before_perch", "fx rules_boids_fx",
-                   "const int32_t rules_boids_i = i;"):
+    for needle in ("rules_boids_s", "rules_more_s", "rules_near_s", "st_perch", "fx rules_boids_fx",
+                   "const int32_t rules_boids_i = i;", "b->perch = 0;",
+                   "b->born = fx_add(fx_div(fx_from_int(f->count), 8 * FX_ONE), P->k_small);"):
         assert needle in hostile_c, needle
     assert "fx_acc s = 0" in hostile_c or "fx_acc rules_pred_s" in hostile_c
     # and the boid loop declares each of its names once

@@ -1,0 +1,162 @@
+"""The C emitter's loops (codegen/lang/emit_c.py): the fused pair loop over
+boids built from the rules' `neighbours` (the seed's zone chain, one test per
+radius zone (within, coincident), pick nearest), and a rule's own loop over
+predators, obstacles or food, run at its turn just before its apply.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .emit_c_expr import block
+from .emit_c_names import KINDS, Rule, RuleNames, finish, ind, offsets, ph, then, wrap
+
+
+@dataclass
+class Group:
+    """Rules of one pair-loop test over boids that share a count."""
+    key: tuple  # (test, coincident, pick); test: ('seed', zone) | ('radius', param, coincident)
+    name: str  # for its variables: visual, protected, r_<p>, in_<p>, ...
+    rules: list = field(default_factory=list)
+    count: str | None = None
+    near: str | None = None  # pick nearest: the nearest's slot (-1: none yet)
+    near_d2: str | None = None  # and its squared distance
+
+
+def entity_rule(plan, r: Rule) -> list:
+    """A rule over predators, obstacles or food at its turn: its own loop
+    over the kind, then its apply."""
+    nb = r.ir.neighbours
+    arr, cnt, elem = KINDS[nb.of]
+    pair = r.ir.reads_each.pair
+    test = []
+    if not nb.coincident:
+        test.append("d2 != 0")
+    if nb.within:
+        test.append("d2 < r2")
+    need_d2 = bool(test) or "d2" in pair
+    each_lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "entity"))
+    out = []
+    if r.ir.sums:
+        out.append("fx_acc " + ", ".join(f"{ph('sum', s.name)} = 0" for s in r.ir.sums) + ";")
+    if nb.pick == "nearest":
+        out.append("int32_t k, k_best = -1;" if not r.count else f"int32_t k, k_best = -1, {r.count} = 0;")
+        out.append("uint64_t d2_best = " + (f"fx_sq64(P->{r.refs[nb.within]});" if nb.within else "UINT64_MAX;"))
+        out.append(f"for (k = 0; k < f->{cnt}; k++) {{")
+        out.append(f"    const {elem} *o = &f->{arr}[k];")
+        out.append("    const uint64_t d2 = fx_d2(fx_sub(x, o->x), fx_sub(y, o->y));")
+        out.append(f"    if ({'d2 != 0 && ' if not nb.coincident else ''}d2 < d2_best) {{")
+        out += ["        d2_best = d2;", "        k_best = k;", "    }", "}"]
+        body = [f"const {elem} *o = &f->{arr}[k_best];"] + offsets(pair, False)
+        if "d2" in pair:
+            body.append("const uint64_t d2 = d2_best;")
+        if "dist" in pair:
+            body.append("const fx dist = fx_hypot(dx, dy);")
+        if r.count:
+            body.append(f"{r.count} = 1;")
+        out += ["if (k_best >= 0) {"] + ind(then(body, each_lines)) + ["}"]
+    else:
+        out.append(f"int32_t k{', ' + r.count + ' = 0' if r.count else ''};")
+        if nb.within:
+            out.append(f"const uint64_t r2 = fx_sq64(P->{r.refs[nb.within]});")
+        out.append(f"for (k = 0; k < f->{cnt}; k++) {{")
+        loop = [f"const {elem} *o = &f->{arr}[k];"] + offsets(pair, need_d2)
+        if need_d2:
+            loop.append("const uint64_t d2 = fx_d2(dx, dy);")
+        inner = []
+        if "dist" in pair:
+            inner.append("const fx dist = fx_hypot(dx, dy);")
+        if r.count:
+            inner.append(f"{r.count}++;")
+        inner = then(inner, each_lines)
+        if test:
+            loop += [f"if ({' && '.join(test)}) {{"] + ind(inner) + ["}"]
+        else:
+            loop += inner
+        out += ind(loop) + ["}"]
+    apply = block(r.ir.apply, plan.locals_of(r, "apply"), RuleNames(plan, r, "apply", "boid"))
+    return ["{"] + ind(then(out, apply)) + ["}"]
+
+
+def each(plan, r: Rule) -> list:
+    """A rule's each over boids, as it lands in the pair loop."""
+    lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "pair"))
+    return finish(wrap(lines, r.name), r.prefix)
+
+
+def branch(plan, groups: list) -> list:
+    """The body of one zone test: dist if read, then each group."""
+    out = []
+    if any("dist" in r.ir.reads_each.pair for g in groups if not g.near for r in g.rules):
+        out.append("const fx dist = fx_hypot(dx, dy);")
+    for g in groups:
+        seed_apart = g.key[0][0] == "seed" and not g.key[1]
+        if g.near:
+            better = f"d2 < {g.near_d2}"
+            if plan.grid:  # ties: the lower index (slots are in cell order)
+                better = (f"{better} || (d2 == {g.near_d2} && {g.near} >= 0"
+                          f" && grid_order[j] < grid_order[{g.near}])")
+            if seed_apart:
+                better = f"d2 != 0 && ({better})"
+            out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = j;", "}"]
+            continue
+        body = [f"{g.count}++;"] if g.count else []
+        for r in g.rules:
+            body += each(plan, r)
+        out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
+    return out
+
+
+def pair_lines(plan) -> list:
+    """The pair loop's body after the box test: the seed's zone chain
+    (inside the seed's own box when radius zones widen the loop's), then one
+    test per radius zone."""
+    if not plan.has_pairs:
+        return []
+    by_test: dict = {}
+    for g in plan.groups.values():
+        by_test.setdefault(g.key[0], []).append(g)
+    out = []
+    chain = []
+    for z in ("protected", "visual"):
+        gs = by_test.get(("seed", z))
+        if gs:
+            chain.append((f"d2 < {z}2", branch(plan, gs)))
+    seed = []
+    for k, (test, body) in enumerate(chain):
+        seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
+        seed += ind(body)
+    if chain:
+        seed.append("}")
+        if plan.radius:
+            out += ["if (fx_abs(dx) < seed_box && fx_abs(dy) < seed_box) {"] + ind(seed) + ["}"]
+        else:
+            out += seed
+    for p, coincident in plan.radius:
+        gs = by_test[("radius", p, coincident)]
+        test = f"d2 < {plan.r2[p]}" if coincident else f"d2 != 0 && d2 < {plan.r2[p]}"
+        body = branch(plan, gs)
+        if body:
+            out += [f"if ({test}) {{"] + ind(body) + ["}"]
+    return out
+
+
+def after_pairs(plan) -> list:
+    """Each pick-nearest group's rules, for the nearest boid found (if any)."""
+    out = []
+    for g in plan.groups.values():
+        if not g.near:
+            continue
+        pair = set()
+        for r in g.rules:
+            pair |= r.ir.reads_each.pair
+        body = [f"const boid_t *o = &others[{g.near}];"] + offsets(pair, False)
+        if "d2" in pair:
+            body.append(f"const uint64_t d2 = {g.near_d2};")
+        if "dist" in pair:
+            body.append("const fx dist = fx_hypot(dx, dy);")
+        if g.count:
+            body.append(f"{g.count} = 1;")
+        for r in g.rules:
+            body += each(plan, r)
+        out += [f"if ({g.near} >= 0) {{"] + ind(body) + ["}"]
+    return out
