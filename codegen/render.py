@@ -37,9 +37,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     Makefile finds firmware_runtime/ relative to it (so `generate -o` output
     builds where it lands); the default layout gives the same text."""
     env = _env()
-    names = m.template_rules
     from .lang.emit_c import flock_c  # the rules' C, printed from their IR
-    rule_py = {n: env.get_template(f"rules/{n}/rule.py.j2").module for n in names}
     runtime_rel = DEFAULT_RUNTIME_REL
     if outdir is not None:
         runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
@@ -47,21 +45,24 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
         runtime_rel = escape.make_path(runtime_rel)
     except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
         runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
-    ctx = dict(m=m, flock_c=flock_c(m), rule_py=rule_py, runtime_rel=runtime_rel)
+    ctx = dict(m=m, flock_c=flock_c(m), runtime_rel=runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
-    out["python/boids_model.py"] = env.get_template("python/boids_model.py.j2").render(ctx)
-    out["python/boids_kernel.py"] = render_kernel(m, env)
+    out.update(render_python(m, env))
     return dict(sorted(out.items()))
 
 
-def render_kernel(m: GenModel, env: Environment | None = None) -> str:
-    """python/boids_kernel.py: the rules' IR emitted as numba loops (codegen/lang/emit_module.py)."""
+def render_python(m: GenModel, env: Environment | None = None) -> dict[str, str]:
+    """The simulator's files: python/boids_model.py (constants, parameters,
+    spawn, world) and python/boids_kernel.py (the rules' IR emitted as numba
+    loops, codegen/lang/emit_module.py)."""
     from .lang.emit_module import kernel_context, seal
 
     env = env or _env()
-    return seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
+    kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
+    model = env.get_template("python/boids_model.py.j2").render(m=m, kernel_hash=kernel_hash)
+    return {"python/boids_model.py": model, "python/boids_kernel.py": kernel}
 
 
 def differing(files: dict[str, str], outdir: Path) -> list[str]:

@@ -1,12 +1,14 @@
-"""The two arithmetics the generated rules run on.
+"""The two arithmetics of a simulation, as the engine and the trace see them.
 
-`FixedArith` is bit-exact with the firmware (it calls pysim/fixed.py, the twin
-of fixed.h); `FloatArith` is float64, the ideal the fixed point approximates.
-Both expose the same small vocabulary the rule templates use:
-add sub neg mul div sqrt abs where, the magnitude `mag` (exact or
-alpha-max-plus-beta-min, as the spec says; float is always exact), `hypot`,
-squared distances `d2` / `sq`, and neighbour sums `acc_sum` (64-bit, exact)
-with `acc_mean` / `acc_fx` to come back to a value.
+`FixedArith` (raw int64, bit-exact with the firmware) and `FloatArith`
+(float64 pixels, the ideal the fixed point approximates) say what a value
+is: `name`, `dtype`, `zero`, `from_raw` (spawned raw values in the
+arithmetic's units), `param` (a parameter's value), `fmt` (trace text).
+The frame itself runs in the generated kernel (python/boids_kernel.py) over
+pysim/fxops.py, whose fx_ / fl_ namespaces are these two arithmetics as
+scalar numba functions. The numpy operations kept here (add sub mul div
+sqrt mag d2 acc_sum ...) are their array reference, which
+tests/test_fxops.py holds fxops against.
 """
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 numba kernel) by path."""
 from __future__ import annotations
 
+import hashlib
 import importlib.util
-import shutil
+import os
 import sys
 import tempfile
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -54,9 +54,21 @@ def load_model(path: str | Path, expect_hash: str | None = None) -> ModuleType:
 KERNEL_FILE = "boids_kernel.py"
 
 
-class KernelRecompiled(UserWarning):
-    """The kernel was generated against another pysim/fxops.py: it runs from a
-    private copy (compiled afresh, cached apart) until `boidsgen generate`."""
+def kernel_cache_root() -> Path:
+    """Where kernels are compiled from: $BOIDSGEN_KERNEL_CACHE, else the
+    user's cache folder (~/.cache/boidsgen/kernels), else the temporary folder."""
+    env = os.environ.get("BOIDSGEN_KERNEL_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    root = Path(base) / "boidsgen" / "kernels"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        if os.access(root, os.W_OK):
+            return root
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir()) / f"boidsgen-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
 
 
 def _import_file(path: Path, name: str) -> ModuleType:
@@ -70,40 +82,34 @@ def _import_file(path: Path, name: str) -> ModuleType:
 def load_kernel(model: ModuleType) -> ModuleType:
     """The numba kernel generated beside `model` (python/boids_kernel.py), imported once per model.
 
-    numba caches the compiled step functions in the kernel's __pycache__, keyed
-    by the file (time, size) and the functions' bytecode, not by what they call:
-    a kernel generated against another pysim/fxops.py would reuse machine code
-    of the old arithmetic. Such a kernel is run from a copy under the temporary
-    folder named by both hashes (its own cache), with a KernelRecompiled warning."""
+    numba caches compiled functions beside their source file, keyed by the
+    file's time and size and the functions' bytecode, not by what they call
+    (pysim/fxops.py). So the kernel is imported from a copy in
+    kernel_cache_root()/<hash of its text and of the running fxops.py>/:
+    a kernel compiled against another runtime is never reused, and identical
+    kernels (a spec's variants in another update order or capacity, copies
+    in test folders) share one compile. The copy is written once (atomically)
+    and keeps its time, so numba's cache stays valid between runs."""
     k = getattr(model, "_boids_kernel", None)
     if k is not None:
         return k
-    path = Path(model.__file__).with_name(KERNEL_FILE)
+    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
     if not path.is_file():
         raise ModelMismatch(f"{path}: no generated kernel beside the model (run `boidsgen generate`)")
     from . import fxops
 
     text = path.read_text(encoding="utf-8")
-    if f'SPEC_HASH = "{model.SPEC_HASH}"' not in text:
-        raise ModelMismatch(f"{path}: generated from another spec than {model.__file__} (run `boidsgen generate`)")
-    if f'FXOPS_HASH = "{fxops.SOURCE_HASH}"' not in text:
-        key = f"{hashlib_short(text)}-{fxops.SOURCE_HASH}"
-        copy = Path(tempfile.gettempdir()) / "boidsgen-kernels" / key / KERNEL_FILE
-        if not copy.is_file():
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp = copy.with_suffix(".tmp")
-            shutil.copyfile(path, tmp)
-            tmp.replace(copy)
-        warnings.warn(f"{path} was generated against another pysim/fxops.py: compiling a private copy "
-                      f"(run `boidsgen generate`)", KernelRecompiled, stacklevel=2)
-        path = copy
+    want = getattr(model, "KERNEL_HASH", None)
+    if want is None or f'KERNEL_HASH = "{want}"' not in text:
+        raise ModelMismatch(f"{path}: not the kernel generated with {model.__file__} (run `boidsgen generate`)")
+    key = hashlib.sha256((text + fxops.SOURCE_HASH).encode()).hexdigest()[:20]
+    copy = kernel_cache_root() / key / KERNEL_FILE
+    if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        tmp = copy.with_name(f".{KERNEL_FILE}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, copy)
     # a name that is the same in every process: numba's cached code imports its module by name
-    k = _import_file(path, f"boidsgen_kernel_{hashlib_short(str(path.resolve()))}")
+    k = sys.modules.get(f"boidsgen_kernel_{key}") or _import_file(copy, f"boidsgen_kernel_{key}")
     model._boids_kernel = k
     return k
-
-
-def hashlib_short(text: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -51,6 +51,11 @@ class Group:
         return f"n_{self.name}"
 
     @property
+    def r2(self) -> str:
+        """The squared range (64-bit) the pair's d2 is compared with."""
+        return f"{self.name}2" if self.name in ("protected", "visual") else f"r2_{self.name}"
+
+    @property
     def needs_dist(self) -> bool:
         return any(r.ir.needs_dist for r in self.rules)
 
@@ -166,7 +171,7 @@ class StepBuilder:
         for g in self.groups:
             self.emit(1, f"if p_{g.param} > box:", f"{INDENT}box = p_{g.param}")
         for g in list(self.seed.values()) + self.groups:
-            self.emit(1, f"{g.name}2 = {self.call(e, 'sq64', ['p_' + g.param], f'sq({g.param})')}")
+            self.emit(1, f"{g.r2} = {self.call(e, 'sq64', ['p_' + g.param], f'sq({g.param})')}")
         self.emit(1, "order = np.arange(n)", "seg_lo = np.zeros(3, np.int64)", "seg_hi = np.zeros(3, np.int64)",
                   "nseg = 1", "seg_hi[0] = n",
                   "if sync:", f"{INDENT}ox = x.copy()", f"{INDENT}oy = y.copy()", f"{INDENT}ovx = vx.copy()",
@@ -236,7 +241,7 @@ class StepBuilder:
         for g in allg:
             self.emit(d, f"{g.count} = 0")
             if g.nearest:
-                self.emit(d, f"best_{g.name} = -1", f"bs_{g.name} = -1", f"bd2_{g.name} = {g.name}2")
+                self.emit(d, f"best_{g.name} = -1", f"bs_{g.name} = -1", f"bd2_{g.name} = {g.r2}")
             else:
                 self.zero_sums(d, g.rules)
         if self.arith == "fixed":
@@ -260,12 +265,12 @@ class StepBuilder:
                 g = self.seed.get(zone)
                 if g is None:
                     continue
-                self.emit(q, f"{word} d2 < {g.name}2:")
+                self.emit(q, f"{word} d2 < {g.r2}:")
                 self.visit(g, q + 1)
                 word = "elif"
         zero = "0.0" if self.fl else "ZERO64"
         for g in self.groups:
-            test = f"d2 < {g.name}2" if g.coincident else f"d2 != {zero} and d2 < {g.name}2"
+            test = f"d2 < {g.r2}" if g.coincident else f"d2 != {zero} and d2 < {g.r2}"
             if g.nearest:
                 self.emit(p, f"if {test} and (best_{g.name} < 0 or d2 < bd2_{g.name} or "
                              f"(d2 == bd2_{g.name} and j < best_{g.name})):",

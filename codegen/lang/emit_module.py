@@ -10,12 +10,17 @@ changed global (an arithmetic chosen by a module variable would reuse the
 other arithmetic's machine code), and the checked arithmetic takes two more
 arguments per call (st, site).
 
-Cache key. numba does not notice a change in a module the kernel calls
-(pysim/fxops.py; issues #1833, #9483). The module therefore carries
-FXOPS_HASH (fxops.SOURCE_HASH when generated), GENERATOR and KERNEL_HASH (a
-hash of its own text): a changed runtime or generator changes the generated
-text, so numba recompiles; and the engine refuses to use a kernel whose
-FXOPS_HASH is not the running fxops' without recompiling it (pysim/model_support.py).
+Cache key. numba keys its cache by the source file (time, size) and the
+function's bytecode, and does not notice a change in a module the kernel
+calls (pysim/fxops.py; issues #1833, #9483). The module carries FXOPS_HASH
+(fxops.SOURCE_HASH when generated), GENERATOR and KERNEL_HASH (a hash of
+its own text; the model names it too, to pair them), and the engine imports
+it from a copy in a folder named by the hash of its text and of the running
+fxops (pysim/model_support.py): a changed runtime, generator or spec is
+another folder, hence a fresh compile, and identical kernels (a spec's
+variants in another order or capacity, a test's copy) share one cache.
+The text holds nothing that differs between such variants (no spec hash,
+no output folder).
 """
 from __future__ import annotations
 
@@ -53,7 +58,8 @@ def kernel_context(m) -> dict:
     )
 
 
-def seal(text: str) -> str:
-    """Put the hash of the module's text (with the mark in place) where the mark is."""
+def seal(text: str) -> tuple[str, str]:
+    """(text, hash): the hash of the module's text (with the mark in place)
+    put where the mark is."""
     h = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return text.replace(HASH_MARK, h)
+    return text.replace(HASH_MARK, h), h

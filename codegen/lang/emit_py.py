@@ -14,9 +14,7 @@ Int values (the `int` type, int sums, counts, the index) are int64 holding
 32-bit values in every arithmetic, with fixed.h's wrapping int ops (fx_, or
 ck_ when checked); only fixed values change representation. Each IR op maps
 to exactly one function (ops.OPS says what it means); nothing here relies on
-Python's own `/`, `//`, `%` or wrapping. The three comparisons of a min, max
-and clamp follow the C spelling (`ir_min` ... are defined in the generated
-module: fxops' fx_clamp lets hi win when lo > hi, the language lets lo win).
+Python's own `/`, `//`, `%` or wrapping.
 
 Names are resolved by the caller (`refs`: Ref -> text), so the same emitter
 serves a boid's rules, the predators' borrowed rules and a state's initial
@@ -49,7 +47,8 @@ _INT = {
     "sum_to_int": "acc_fx", "sum_idiv": "acc_mean",
 }
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-_GENERIC = {"min": "ir_min", "max": "ir_max", "clamp": "ir_clamp"}  # defined in the kernel module
+# generic ops: fxops' function of the value's type (an int's in every arithmetic)
+_GENERIC = {"abs": "abs", "min": "min", "max": "max", "clamp": "clamp", "sign": "sign"}
 
 
 def fixed_raw(value, frac_bits: int) -> int:
@@ -136,8 +135,6 @@ class Emitter:
             return f"(not {a[0]})"
         if op == "select":
             return f"({a[1]} if {a[0]} else {a[2]})"
-        if op in _GENERIC:
-            return f"{_GENERIC[op]}({', '.join(a)})"
         if op in _FIXED:
             name, fb = _FIXED[op]
             return self.call(name, a, fb=fb, node=e)
@@ -150,12 +147,10 @@ class Emitter:
         if op == "int_to_fixed":
             return self.call("from_int", a, fb=True, node=e)
         if op == "fixed_to_int":  # C's (f / FX_ONE): truncation toward zero
-            if self.arith == "float":
-                return f"ir_trunc({a[0]})"
-            return self.call("idiv", [a[0], "FX_ONE"], int_op=True, node=e)
-        if op in ("abs", "sign"):
-            t = e.type if op == "abs" else e.args[0].type
-            return self.call(op, a, int_op=t in (Type.INT, Type.SUM_INT), node=e)
+            return self.call("to_int", a, fb=True, node=e)
+        if op in _GENERIC:
+            t = e.args[0].type if op == "sign" else e.type
+            return self.call(_GENERIC[op], a, int_op=t in (Type.INT, Type.SUM_INT), node=e)
         raise NotImplementedError(f"op {op}")  # every op of ops.OPS is handled above
 
     # --- statements ---

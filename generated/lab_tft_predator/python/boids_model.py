@@ -2,13 +2,10 @@
 # DO NOT EDIT: change the spec and run `boidsgen generate`.
 
 """The simulator model of spec 'lab_tft_predator': its constants, its parameter and
-command table, and its rules as numpy code over pysim's arithmetic.
-
-Twin: firmware/boids_flock.c. Each rule's code comes from
-codegen/rules/<rule>/rule.py.j2, beside its C template.
+command table, its spawn and world. Its rules are compiled beside it:
+boids_kernel.py (the rules' IR as numba loops, the twin of
+firmware/boids_flock.c's boids_step), which pysim/engine.py runs.
 """
-import numpy as np
-
 from pysim.model_support import ParamDef
 
 SPEC_NAME = "lab_tft_predator"
@@ -30,6 +27,8 @@ UPDATE_ORDER = "sequential"
 BAUD = 115200
 LINE_MAX = 64
 RULES = ("predator_avoidance", "alignment", "cohesion", "separation", "edges", "speed_limit", )
+KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
+KERNEL_HASH = "a53e22629332755e"
 # Per-boid state the rules keep besides position and velocity: name -> kind.
 BOID_STATE = {}
 
@@ -148,90 +147,3 @@ def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on
     either axis cannot affect another (None: boids never read each other)."""
     return P.visual_range
-
-
-def update(A, P, K, W, me, oth, not_self):
-    """One frame's update of M boids (`me`: x, y, vx, vy, idx and the BOID_STATE
-    arrays, shape (M,)) against the N others (`oth`: x, y, vx, vy, shape (N,));
-    not_self (M, N) masks each boid itself. A is the arithmetic (fixed or
-    float), P the parameters, K the constants, W the world (predators, ...).
-    Returns the new x, y, vx, vy and state, as a dict."""
-    x, y, vx, vy, idx = me.x, me.y, me.vx, me.vy, me.idx
-    ox, oy, ovx, ovy = oth.x, oth.y, oth.vx, oth.vy
-    dx = A.sub(x[:, None], ox[None, :])
-    dy = A.sub(y[:, None], oy[None, :])
-    box = pair_box(P)
-    near = not_self & (A.abs(dx) < box) & (A.abs(dy) < box)
-    d2 = A.d2(dx, dy)
-    seed_near = near
-    z_protected = seed_near & (d2 < A.sq(P.protected_range))
-    z_visual = seed_near & ~z_protected & (d2 < A.sq(P.visual_range))
-    n_visual = z_visual.sum(axis=1)
-    alignment_sum_vx = A.acc_sum(ovx, z_visual)
-    alignment_sum_vy = A.acc_sum(ovy, z_visual)
-    cohesion_sum_x = A.acc_sum(ox, z_visual)
-    cohesion_sum_y = A.acc_sum(oy, z_visual)
-    separation_close_dx = A.acc_sum(dx, z_protected)
-    separation_close_dy = A.acc_sum(dy, z_protected)
-
-    # predator_avoidance
-    pdx = A.sub(x[:, None], W.px[None, :])
-    pdy = A.sub(y[:, None], W.py[None, :])
-    inside = (A.abs(pdx) < P.predator_range) & (A.abs(pdy) < P.predator_range) & (A.d2(pdx, pdy) < A.sq(P.predator_range))
-    sum_dx, sum_dy = A.acc_sum(pdx, inside), A.acc_sum(pdy, inside)
-    vy = A.where(sum_dy > 0, A.add(vy, P.predator_turn_factor), A.where(sum_dy < 0, A.sub(vy, P.predator_turn_factor), vy))
-    vx = A.where(sum_dx > 0, A.add(vx, P.predator_turn_factor), A.where(sum_dx < 0, A.sub(vx, P.predator_turn_factor), vx))
-
-    # alignment
-    seen = n_visual > 0
-    vx = A.where(seen, A.add(vx, A.mul(A.sub(A.acc_mean(alignment_sum_vx, n_visual), vx), P.matching_factor)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(A.sub(A.acc_mean(alignment_sum_vy, n_visual), vy), P.matching_factor)), vy)
-
-    # cohesion
-    seen = n_visual > 0
-    vx = A.where(seen, A.add(vx, A.mul(A.sub(A.acc_mean(cohesion_sum_x, n_visual), x), P.centering_factor)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(A.sub(A.acc_mean(cohesion_sum_y, n_visual), y), P.centering_factor)), vy)
-
-    # separation
-    vx = A.add(vx, A.mul(A.acc_fx(separation_close_dx), P.avoid_factor))
-    vy = A.add(vy, A.mul(A.acc_fx(separation_close_dy), P.avoid_factor))
-
-    # edges
-    vy = A.where(y < P.margin, A.add(vy, P.turn_factor), vy)
-    vx = A.where(x > A.sub(K.width, P.margin), A.sub(vx, P.turn_factor), vx)
-    vx = A.where(x < P.margin, A.add(vx, P.turn_factor), vx)
-    vy = A.where(y > A.sub(K.height, P.margin), A.sub(vy, P.turn_factor), vy)
-
-    # speed_limit
-    speed = A.mag(vx, vy)
-    slow = speed < P.min_speed
-    stopped = slow & (speed == 0)
-    vx, vy = (A.where(slow, A.where(stopped, P.min_speed, A.mul(A.div(vx, speed), P.min_speed)), vx),
-              A.where(slow, A.where(stopped, A.zero, A.mul(A.div(vy, speed), P.min_speed)), vy))
-    fast = ~slow & (speed > P.max_speed)
-    vx, vy = (A.where(fast, A.mul(A.div(vx, speed), P.max_speed), vx),
-              A.where(fast, A.mul(A.div(vy, speed), P.max_speed), vy))
-
-    return {"x": A.add(x, vx), "y": A.add(y, vy), "vx": vx, "vy": vy,
-            }
-
-
-def predators_step(A, P, K, W, bx, by):
-    """Twin of predators_step in boids_flock.c: hunt (if any), edges, speed limits, move."""
-    px, py, pvx, pvy = W.px, W.py, W.pvx, W.pvy
-    vx, vy = pvx, pvy
-    # the boids' own edges and speed_limit rules, with the predators' parameters
-    x, y = px, py
-    vy = A.where(y < P.margin, A.add(vy, P.turn_factor), vy)
-    vx = A.where(x > A.sub(K.width, P.margin), A.sub(vx, P.turn_factor), vx)
-    vx = A.where(x < P.margin, A.add(vx, P.turn_factor), vx)
-    vy = A.where(y > A.sub(K.height, P.margin), A.sub(vy, P.turn_factor), vy)
-    speed = A.mag(vx, vy)
-    slow = speed < P.predator_min_speed
-    stopped = slow & (speed == 0)
-    vx, vy = (A.where(slow, A.where(stopped, P.predator_min_speed, A.mul(A.div(vx, speed), P.predator_min_speed)), vx),
-              A.where(slow, A.where(stopped, A.zero, A.mul(A.div(vy, speed), P.predator_min_speed)), vy))
-    fast = ~slow & (speed > P.predator_max_speed)
-    vx, vy = (A.where(fast, A.mul(A.div(vx, speed), P.predator_max_speed), vx),
-              A.where(fast, A.mul(A.div(vy, speed), P.predator_max_speed), vy))
-    return A.add(px, vx), A.add(py, vy), vx, vy

@@ -2,13 +2,10 @@
 # DO NOT EDIT: change the spec and run `boidsgen generate`.
 
 """The simulator model of spec 'obstacles': its constants, its parameter and
-command table, and its rules as numpy code over pysim's arithmetic.
-
-Twin: firmware/boids_flock.c. Each rule's code comes from
-codegen/rules/<rule>/rule.py.j2, beside its C template.
+command table, its spawn and world. Its rules are compiled beside it:
+boids_kernel.py (the rules' IR as numba loops, the twin of
+firmware/boids_flock.c's boids_step), which pysim/engine.py runs.
 """
-import numpy as np
-
 from pysim.model_support import ParamDef
 
 SPEC_NAME = "obstacles"
@@ -30,6 +27,8 @@ UPDATE_ORDER = "synchronous"
 BAUD = 115200
 LINE_MAX = 64
 RULES = ("separation_inverse", "alignment_unit", "cohesion_radius", "obstacle_avoidance", "predator_flee", "edges", "speed_regulation", )
+KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
+KERNEL_HASH = "545112c0ceee0670"
 # Per-boid state the rules keep besides position and velocity: name -> kind.
 BOID_STATE = {}
 
@@ -172,123 +171,3 @@ def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on
     either axis cannot affect another (None: boids never read each other)."""
     return max(P.separation_radius, P.neighbor_radius)
-
-
-def update(A, P, K, W, me, oth, not_self):
-    """One frame's update of M boids (`me`: x, y, vx, vy, idx and the BOID_STATE
-    arrays, shape (M,)) against the N others (`oth`: x, y, vx, vy, shape (N,));
-    not_self (M, N) masks each boid itself. A is the arithmetic (fixed or
-    float), P the parameters, K the constants, W the world (predators, ...).
-    Returns the new x, y, vx, vy and state, as a dict."""
-    x, y, vx, vy, idx = me.x, me.y, me.vx, me.vy, me.idx
-    ox, oy, ovx, ovy = oth.x, oth.y, oth.vx, oth.vy
-    dx = A.sub(x[:, None], ox[None, :])
-    dy = A.sub(y[:, None], oy[None, :])
-    box = pair_box(P)
-    near = not_self & (A.abs(dx) < box) & (A.abs(dy) < box)
-    d2 = A.d2(dx, dy)
-    z_r_separation_radius = near & (d2 != 0) & (d2 < A.sq(P.separation_radius))
-    n_r_separation_radius = z_r_separation_radius.sum(axis=1)
-    z_r_neighbor_radius = near & (d2 != 0) & (d2 < A.sq(P.neighbor_radius))
-    n_r_neighbor_radius = z_r_neighbor_radius.sum(axis=1)
-    dist = A.hypot(dx, dy)
-    s = A.div(A.one, A.add(A.one, dist))
-    sepi_x = A.acc_sum(A.mul(A.div(dx, dist), s), z_r_separation_radius)
-    sepi_y = A.acc_sum(A.mul(A.div(dy, dist), s), z_r_separation_radius)
-    aliu_x = A.acc_sum(ovx, z_r_neighbor_radius)
-    aliu_y = A.acc_sum(ovy, z_r_neighbor_radius)
-    cohr_x = A.acc_sum(ox, z_r_neighbor_radius)
-    cohr_y = A.acc_sum(oy, z_r_neighbor_radius)
-
-    # separation_inverse
-    vx = A.add(vx, A.mul(A.acc_fx(sepi_x), P.separation_weight))
-    vy = A.add(vy, A.mul(A.acc_fx(sepi_y), P.separation_weight))
-
-    # alignment_unit
-    ax, ay = A.acc_mean(aliu_x, n_r_neighbor_radius), A.acc_mean(aliu_y, n_r_neighbor_radius)
-    m = A.mag(ax, ay)
-    go = (n_r_neighbor_radius > 0) & (m > 0)
-    vx = A.where(go, A.add(vx, A.mul(A.div(ax, m), P.alignment_weight)), vx)
-    vy = A.where(go, A.add(vy, A.mul(A.div(ay, m), P.alignment_weight)), vy)
-
-    # cohesion_radius
-    seen = n_r_neighbor_radius > 0
-    vx = A.where(seen, A.add(vx, A.mul(A.sub(A.acc_mean(cohr_x, n_r_neighbor_radius), x), P.cohesion_weight)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(A.sub(A.acc_mean(cohr_y, n_r_neighbor_radius), y), P.cohesion_weight)), vy)
-
-    # obstacle_avoidance
-    ex = A.sub(x[:, None], W.obx[None, :])
-    ey = A.sub(y[:, None], W.oby[None, :])
-    dc = A.hypot(ex, ey)
-    surf = A.sub(dc, W.obr[None, :])
-    surf = A.where(surf < 0, A.zero, surf)
-    hit = (dc > 0) & (surf < P.obstacle_range)
-    ux, uy = A.div(ex, dc), A.div(ey, dc)
-    s = A.div(A.one, A.add(A.one, surf))
-    dot = A.add(A.mul(vx[:, None], ux), A.mul(vy[:, None], uy))
-    px = A.sub(vx[:, None], A.mul(dot, ux))
-    py = A.sub(vy[:, None], A.mul(dot, uy))
-    pm = A.mag(px, py)
-    px, py = A.where(pm > 0, A.div(px, pm), A.neg(uy)), A.where(pm > 0, A.div(py, pm), ux)
-    ahead = hit & (dot < 0)
-    fx_sum = A.acc_sum(A.mul(ux, s), hit) + A.acc_sum(A.mul(px, s), ahead)
-    fy_sum = A.acc_sum(A.mul(uy, s), hit) + A.acc_sum(A.mul(py, s), ahead)
-    vx = A.add(vx, A.mul(A.acc_fx(fx_sum), P.obstacle_weight))
-    vy = A.add(vy, A.mul(A.acc_fx(fy_sum), P.obstacle_weight))
-
-    # predator_flee
-    pdx = A.sub(x[:, None], W.px[None, :])
-    pdy = A.sub(y[:, None], W.py[None, :])
-    pd2 = A.d2(pdx, pdy)
-    inside = (pd2 != 0) & (pd2 < A.sq(P.flee_radius))
-    d = A.hypot(pdx, pdy)
-    s = A.div(A.one, A.add(A.one, d))
-    fl_x = A.acc_sum(A.mul(A.div(pdx, d), s), inside)
-    fl_y = A.acc_sum(A.mul(A.div(pdy, d), s), inside)
-    vx = A.add(vx, A.mul(A.acc_fx(fl_x), P.flee_weight))
-    vy = A.add(vy, A.mul(A.acc_fx(fl_y), P.flee_weight))
-
-    # edges
-    vy = A.where(y < P.edge_margin, A.add(vy, P.edge_turn), vy)
-    vx = A.where(x > A.sub(K.width, P.edge_margin), A.sub(vx, P.edge_turn), vx)
-    vx = A.where(x < P.edge_margin, A.add(vx, P.edge_turn), vx)
-    vy = A.where(y > A.sub(K.height, P.edge_margin), A.sub(vy, P.edge_turn), vy)
-
-    # speed_regulation
-    speed = A.mag(vx, vy)
-    target = A.sub(speed, A.mul(P.regulation, A.sub(speed, P.default_speed)))
-    still = speed == 0
-    vx, vy = (A.where(still, target, A.mul(A.div(vx, speed), target)),
-              A.where(still, A.zero, A.mul(A.div(vy, speed), target)))
-
-    return {"x": A.add(x, vx), "y": A.add(y, vy), "vx": vx, "vy": vy,
-            }
-
-
-def predators_step(A, P, K, W, bx, by):
-    """Twin of predators_step in boids_flock.c: hunt (if any), edges, speed limits, move."""
-    px, py, pvx, pvy = W.px, W.py, W.pvx, W.pvy
-    vx, vy = pvx, pvy
-    hx = A.sub(bx[None, :], px[:, None])
-    hy = A.sub(by[None, :], py[:, None])
-    hd2 = A.d2(hx, hy)
-    inside = hd2 < A.sq(P.hunt_range)
-    found = inside.any(axis=1)
-    seen = inside.sum(axis=1)
-    vx = A.where(found, A.add(vx, A.mul(A.acc_mean(A.acc_sum(hx, inside), seen), P.hunt_factor)), vx)
-    vy = A.where(found, A.add(vy, A.mul(A.acc_mean(A.acc_sum(hy, inside), seen), P.hunt_factor)), vy)
-    # the boids' own edges and speed_limit rules, with the predators' parameters
-    x, y = px, py
-    vy = A.where(y < P.edge_margin, A.add(vy, P.edge_turn), vy)
-    vx = A.where(x > A.sub(K.width, P.edge_margin), A.sub(vx, P.edge_turn), vx)
-    vx = A.where(x < P.edge_margin, A.add(vx, P.edge_turn), vx)
-    vy = A.where(y > A.sub(K.height, P.edge_margin), A.sub(vy, P.edge_turn), vy)
-    speed = A.mag(vx, vy)
-    slow = speed < P.predator_speed_min
-    stopped = slow & (speed == 0)
-    vx, vy = (A.where(slow, A.where(stopped, P.predator_speed_min, A.mul(A.div(vx, speed), P.predator_speed_min)), vx),
-              A.where(slow, A.where(stopped, A.zero, A.mul(A.div(vy, speed), P.predator_speed_min)), vy))
-    fast = ~slow & (speed > P.predator_speed_max)
-    vx, vy = (A.where(fast, A.mul(A.div(vx, speed), P.predator_speed_max), vx),
-              A.where(fast, A.mul(A.div(vy, speed), P.predator_speed_max), vy))
-    return A.add(px, vx), A.add(py, vy), vx, vy

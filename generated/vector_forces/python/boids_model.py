@@ -2,13 +2,10 @@
 # DO NOT EDIT: change the spec and run `boidsgen generate`.
 
 """The simulator model of spec 'vector_forces': its constants, its parameter and
-command table, and its rules as numpy code over pysim's arithmetic.
-
-Twin: firmware/boids_flock.c. Each rule's code comes from
-codegen/rules/<rule>/rule.py.j2, beside its C template.
+command table, its spawn and world. Its rules are compiled beside it:
+boids_kernel.py (the rules' IR as numba loops, the twin of
+firmware/boids_flock.c's boids_step), which pysim/engine.py runs.
 """
-import numpy as np
-
 from pysim.model_support import ParamDef
 
 SPEC_NAME = "vector_forces"
@@ -30,6 +27,8 @@ UPDATE_ORDER = "synchronous"
 BAUD = 115200
 LINE_MAX = 64
 RULES = ("separation_force", "alignment_force", "cohesion_force", "target_seek", "edges", "speed_cap", )
+KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
+KERNEL_HASH = "bf88271e737e0232"
 # Per-boid state the rules keep besides position and velocity: name -> kind.
 BOID_STATE = {}
 
@@ -131,76 +130,3 @@ def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on
     either axis cannot affect another (None: boids never read each other)."""
     return max(P.separation_radius, P.neighbor_radius)
-
-
-def update(A, P, K, W, me, oth, not_self):
-    """One frame's update of M boids (`me`: x, y, vx, vy, idx and the BOID_STATE
-    arrays, shape (M,)) against the N others (`oth`: x, y, vx, vy, shape (N,));
-    not_self (M, N) masks each boid itself. A is the arithmetic (fixed or
-    float), P the parameters, K the constants, W the world (predators, ...).
-    Returns the new x, y, vx, vy and state, as a dict."""
-    x, y, vx, vy, idx = me.x, me.y, me.vx, me.vy, me.idx
-    ox, oy, ovx, ovy = oth.x, oth.y, oth.vx, oth.vy
-    dx = A.sub(x[:, None], ox[None, :])
-    dy = A.sub(y[:, None], oy[None, :])
-    box = pair_box(P)
-    near = not_self & (A.abs(dx) < box) & (A.abs(dy) < box)
-    d2 = A.d2(dx, dy)
-    z_r_separation_radius = near & (d2 != 0) & (d2 < A.sq(P.separation_radius))
-    n_r_separation_radius = z_r_separation_radius.sum(axis=1)
-    z_r_neighbor_radius = near & (d2 != 0) & (d2 < A.sq(P.neighbor_radius))
-    n_r_neighbor_radius = z_r_neighbor_radius.sum(axis=1)
-    dist = A.hypot(dx, dy)
-    d_floor = A.where(dist < A.one, A.one, dist)
-    sepf_x = A.acc_sum(A.div(A.div(dx, dist), d_floor), z_r_separation_radius)
-    sepf_y = A.acc_sum(A.div(A.div(dy, dist), d_floor), z_r_separation_radius)
-    alif_x = A.acc_sum(ovx, z_r_neighbor_radius)
-    alif_y = A.acc_sum(ovy, z_r_neighbor_radius)
-    cohf_x = A.acc_sum(A.neg_wide(dx), z_r_neighbor_radius)
-    cohf_y = A.acc_sum(A.neg_wide(dy), z_r_neighbor_radius)
-
-    # separation_force
-    seen = n_r_separation_radius > 0
-    vx = A.where(seen, A.add(vx, A.mul(A.acc_mean(sepf_x, n_r_separation_radius), P.separation_weight)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(A.acc_mean(sepf_y, n_r_separation_radius), P.separation_weight)), vy)
-
-    # alignment_force
-    ax, ay = A.acc_mean(alif_x, n_r_neighbor_radius), A.acc_mean(alif_y, n_r_neighbor_radius)
-    m = A.mag(ax, ay)
-    over = m > P.max_force
-    ax, ay = (A.where(over, A.mul(A.div(ax, m), P.max_force), ax),
-              A.where(over, A.mul(A.div(ay, m), P.max_force), ay))
-    seen = n_r_neighbor_radius > 0
-    vx = A.where(seen, A.add(vx, A.mul(ax, P.alignment_weight)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(ay, P.alignment_weight)), vy)
-
-    # cohesion_force
-    cx, cy = A.acc_mean(cohf_x, n_r_neighbor_radius), A.acc_mean(cohf_y, n_r_neighbor_radius)
-    m = A.mag(cx, cy)
-    over = m > P.max_force
-    cx, cy = (A.where(over, A.mul(A.div(cx, m), P.max_force), cx),
-              A.where(over, A.mul(A.div(cy, m), P.max_force), cy))
-    seen = n_r_neighbor_radius > 0
-    vx = A.where(seen, A.add(vx, A.mul(cx, P.cohesion_weight)), vx)
-    vy = A.where(seen, A.add(vy, A.mul(cy, P.cohesion_weight)), vy)
-
-    # target_seek
-    if W.target_on:
-        vx = A.add(vx, A.mul(A.sub(W.target_x, x), P.target_factor))
-        vy = A.add(vy, A.mul(A.sub(W.target_y, y), P.target_factor))
-
-    # edges
-    vy = A.where(y < P.edge_margin, A.add(vy, P.edge_turn), vy)
-    vx = A.where(x > A.sub(K.width, P.edge_margin), A.sub(vx, P.edge_turn), vx)
-    vx = A.where(x < P.edge_margin, A.add(vx, P.edge_turn), vx)
-    vy = A.where(y > A.sub(K.height, P.edge_margin), A.sub(vy, P.edge_turn), vy)
-
-    # speed_cap
-    m = A.mag(vx, vy)
-    over = m > P.max_speed
-    vx, vy = (A.where(over, A.mul(A.div(vx, m), P.max_speed), vx),
-              A.where(over, A.mul(A.div(vy, m), P.max_speed), vy))
-    vx, vy = A.mul(vx, P.speed_multiplier), A.mul(vy, P.speed_multiplier)
-
-    return {"x": A.add(x, vx), "y": A.add(y, vy), "vx": vx, "vy": vy,
-            }
