@@ -221,11 +221,24 @@ def examples():
         f = out / Path(rel).name
         if not f.is_file() or f.read_text(encoding="utf-8") != new:
             f.write_text(new, encoding="utf-8")
-    return m, load_model(out / "boids_model.py", expect_hash=m.hash)
+    return m, load_model(out / "boids_model.py", expect_hash=m.hash), path
+
+
+@pytest.mark.parametrize("order", ["sequential", "synchronous"])
+def test_examples_parity_with_the_firmware(examples, order):
+    """The issue's bar for its four examples: `boidsgen parity --frames 2000` bit-exact, both orders."""
+    from codegen.parity import run_parity
+
+    from .conftest import require_tool
+
+    require_tool("gcc")
+    require_tool("make")
+    r = run_parity(str(examples[2]), 2000, order=order)
+    assert r.ok, r.summary
 
 
 def test_examples_emit_the_c_shape(examples):
-    m, model = examples
+    m, model, _ = examples
     src = Path(load_kernel(model).__file__).read_text()
     step = src[src.index("def step_fixed"):src.index("def step_float")]
     # crowding joins the fused pair loop with its own (coincident: d2 == 0 counts) range test
@@ -238,7 +251,7 @@ def test_examples_emit_the_c_shape(examples):
 
 @pytest.mark.parametrize("order", ["sequential", "synchronous"])
 def test_examples_fixed_checked_and_float_agree(examples, order):
-    m, model = examples
+    m, model, _ = examples
     fixed = Simulation(model, "fixed", seed=5, order=order)
     checked = checked_simulation(model, seed=5, order=order)
     flt = Simulation(model, "float", seed=5, order=order)
@@ -264,9 +277,40 @@ def test_examples_fixed_checked_and_float_agree(examples, order):
 
 
 def test_checked_example_names_the_spec_file(examples):
-    m, model = examples
+    m, model, _ = examples
     sim = checked_simulation(model, seed=5)
     sim.params.raw["wind_x"] = (1 << 31) - 1  # a wind beyond the spec's range
     with pytest.raises(OverflowFound) as e:
         sim.step()
     assert e.value.rule == "wind" and e.value.expr == "vx + x" and "examples.yaml:" in str(e.value)
+
+
+@pytest.mark.parametrize("order, grid", [("sequential", False), ("synchronous", True)])
+def test_simulator_equals_the_c_on_unusual_rules(order, grid):
+    """tests/test_emit_c.py's rules (locals named like the generated code's,
+    nearest boid and nearest food, a before block that returns, predators
+    with dist, state shared by name and initialised from the index) in the
+    firmware and the kernel: the same trace, bit for bit."""
+    from codegen.parity import firmware_trace, simulator_trace
+    from pysim.trace import compare
+
+    from .conftest import require_tool
+    from .test_emit_c import HOSTILE_NAMES, _firmware, _spec
+
+    require_tool("gcc")
+    require_tool("make")
+    base = ROOT / "build" / "tests" / "emit_py" / "names"  # one spec path: both orders share the kernel
+    spec = _spec(base, HOSTILE_NAMES, order, grid)
+    m = load(spec)
+    _, exes = _firmware(spec, base / f"out-{order}")
+    out = base / f"py-{order}"
+    out.mkdir(parents=True, exist_ok=True)
+    for rel, text in render_python(m).items():
+        f = out / Path(rel).name
+        if not f.is_file() or f.read_text(encoding="utf-8") != text:
+            f.write_text(text, encoding="utf-8")
+    model = load_model(out / "boids_model.py", expect_hash=m.hash)
+    c = firmware_trace(exes[0], 300, 5, None, ())
+    p = simulator_trace(model, 300, 5, None, ())
+    assert c.count("\n") > 300 * 10
+    assert compare(c.splitlines(), p.splitlines()) is None
