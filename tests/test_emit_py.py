@@ -314,3 +314,50 @@ def test_simulator_equals_the_c_on_unusual_rules(order, grid):
     p = simulator_trace(model, 300, 5, None, ())
     assert c.count("\n") > 300 * 10
     assert compare(c.splitlines(), p.splitlines()) is None
+
+
+ZONE_RULES = """
+rule_defs:
+  zone_apart:
+    description: the visual zone without coincident boids, averaged offsets
+    roles: {range: fixed, g: fixed}
+    neighbours: {of: boids, within: range, zone: visual, coincident: false}
+    each: |
+      s += dx
+      t += 1
+    apply: |
+      if count > 0:
+          vx += s / count * g
+          vy -= fixed(t) * g / 64
+  zone_near:
+    description: the nearest boid of the protected zone
+    roles: {range: fixed, g: fixed}
+    neighbours: {of: boids, within: range, zone: protected, pick: nearest}
+    each: |
+      s += dy
+    apply: |
+      if count > 0:
+          vy += s * g
+"""
+
+
+@pytest.mark.parametrize("order", ["sequential", "synchronous"])
+def test_zone_rules_apart_and_nearest_equal_the_c(order):
+    """Rules joining the seed's zones with coincident: false and pick:
+    nearest (their own counts inside the zone's branch), against the firmware."""
+    from codegen.parity import run_parity
+
+    from .conftest import require_tool
+
+    require_tool("gcc")
+    require_tool("make")
+    text = (ROOT / "spec" / "boids.yaml").read_text(encoding="utf-8")
+    text = text.replace("  - {rule: speed_limit", "  - {rule: zone_apart, range: visual_range, g: avoid_factor}\n"
+                        "  - {rule: zone_near, range: protected_range, g: matching_factor}\n"
+                        "  - {rule: speed_limit", 1) + ZONE_RULES
+    path = ROOT / "build" / "tests" / "emit_py_zones" / "spec" / "zones.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    r = run_parity(str(path), 1000, order=order, sets=[("protected_range", "8")])
+    assert r.ok, r.summary

@@ -3,7 +3,6 @@ for large fixed-point flocks) gives the every-pair loop's result bit for bit,
 and the C grid's."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -39,9 +39,11 @@ CHECK_WHO = {"boid": 0, "predator": 1, "food": 2}
 
 @dataclass
 class Group:
-    """Boid rules sharing one neighbour test: a seed zone, or (range, coincident)."""
-    name: str  # protected / visual / g0 g1 ...
+    """Boid rules sharing one neighbour test and one count: within a seed
+    zone or a range, (coincident, pick nearest) alike."""
+    name: str  # protected / visual / protected_apart ... / g0 g1 ...
     param: str  # the range parameter
+    zone: str | None = None  # protected | visual: the seed's chain
     coincident: bool = True
     nearest: bool = False
     rules: list = field(default_factory=list)
@@ -53,7 +55,7 @@ class Group:
     @property
     def r2(self) -> str:
         """The squared range (64-bit) the pair's d2 is compared with."""
-        return f"{self.name}2" if self.name in ("protected", "visual") else f"r2_{self.name}"
+        return f"{self.zone}2" if self.zone else f"r2_{self.name}"
 
     @property
     def needs_dist(self) -> bool:
@@ -61,23 +63,26 @@ class Group:
 
 
 def boid_groups(rules) -> tuple[dict, list]:
-    """({'protected'|'visual': Group}, [Group]) for the rules over boids."""
+    """({'protected'|'visual': [Group]}, [Group]) for the rules over boids:
+    one group per (zone or range, coincident) of rules visiting every
+    neighbour, one per rule that picks the nearest."""
     seed: dict = {}
     groups: list = []
     for r in rules:
         nb = r.ir.neighbours
         if nb is None or nb.of != "boids":
             continue
-        param = r.refs[nb.within]
-        if nb.zone:
-            seed.setdefault(nb.zone, Group(nb.zone, param)).rules.append(r)
-            continue
-        nearest = nb.pick == "nearest"
-        g = None if nearest else next((g for g in groups if not g.nearest and (g.param, g.coincident)
+        param, nearest = r.refs[nb.within], nb.pick == "nearest"
+        pool = seed.setdefault(nb.zone, []) if nb.zone else groups
+        g = None if nearest else next((g for g in pool if not g.nearest and (g.param, g.coincident)
                                        == (param, nb.coincident)), None)
         if g is None:
-            g = Group(f"g{len(groups)}", param, nb.coincident, nearest)
-            groups.append(g)
+            if nb.zone:
+                name = nb.zone + ("" if nb.coincident else "_apart") + (f"_near{r.index}" if nearest else "")
+            else:
+                name = f"g{len(groups)}"
+            g = Group(name, param, nb.zone, nb.coincident, nearest)
+            pool.append(g)
         g.rules.append(r)
     return seed, groups
 
@@ -103,12 +108,12 @@ class StepBuilder:
         self.lines: list[str] = []
 
     # --- helpers ---
-    def emitter(self, r, block: str, count: str = "", kind=None, names: Names | None = None) -> Emitter:
-        n = names or Names(r.index, r.refs, r.ir.role_types, self.arith, self.m.spec, count=count, kind=kind)
+    def emitter(self, r, block: str, count: str = "", kind=None) -> Emitter:
+        """An emitter for rule r's block, its names prefixed by the rule."""
+        n = Names(r.index, r.refs, r.ir.role_types, self.arith, self.m.spec, count=count, kind=kind)
         n.block = block
-        e = Emitter(self.arith, self.fb, n, sites=self.sites, rule=r.name,
-                    path=source_path(r.ir.path, self.m.source))
-        return e
+        return Emitter(self.arith, self.fb, n, sites=self.sites, rule=r.name,
+                       path=source_path(r.ir.path, self.m.source))
 
     def plumbing(self, what: str) -> Emitter:
         """An emitter for the generated code around the rules (the pair loop, the move)."""
@@ -117,7 +122,7 @@ class StepBuilder:
     def emit(self, depth: int, *lines: str) -> None:
         self.lines.extend(INDENT * depth + ln for ln in lines)
 
-    def take(self, e: Emitter, depth: int, lines: list[str]) -> None:
+    def take(self, e: Emitter, lines: list[str]) -> None:
         self.used |= e.used
         self.lines.extend(lines)
 
@@ -136,7 +141,7 @@ class StepBuilder:
     def record(self, depth: int, who: str, index: str) -> None:
         """Checked: remember which entity the frame's first finding belongs to."""
         if self.arith == "checked":
-            self.emit(depth, f"if st[0] != 0 and st[5] < 0:", f"{INDENT}st[4] = {CHECK_WHO[who]}",
+            self.emit(depth, "if st[0] != 0 and st[5] < 0:", f"{INDENT}st[4] = {CHECK_WHO[who]}",
                       f"{INDENT}st[5] = {index}")
 
     # --- the function ---
@@ -163,14 +168,14 @@ class StepBuilder:
 
     def pair_setup(self) -> None:
         e = self.plumbing("pair loop")
-        sb = self.seed.get("visual") or self.seed.get("protected")
+        sb = (self.seed.get("visual") or self.seed.get("protected") or [None])[0]
         first = sb.param if sb else self.groups[0].param
         if sb:
             self.emit(1, f"seed_box = p_{sb.param}")
         self.emit(1, f"box = {'seed_box' if sb else 'p_' + first}")
         for g in self.groups:
             self.emit(1, f"if p_{g.param} > box:", f"{INDENT}box = p_{g.param}")
-        for g in list(self.seed.values()) + self.groups:
+        for g in [gs[0] for gs in self.seed.values()] + self.groups:
             self.emit(1, f"{g.r2} = {self.call(e, 'sq64', ['p_' + g.param], f'sq({g.param})')}")
         self.emit(1, "order = np.arange(n)", "seg_lo = np.zeros(3, np.int64)", "seg_hi = np.zeros(3, np.int64)",
                   "nseg = 1", "seg_hi[0] = n",
@@ -190,7 +195,7 @@ class StepBuilder:
             if r.ir.before:
                 self.emit(d, f"# {r.name}: before")
                 e = self.emitter(r, "before")
-                self.take(e, d, e.block(r.ir.before, d, self.on_return))
+                self.take(e, e.block(r.ir.before, d, self.on_return))
         if self.seed or self.groups:
             self.pair_loop(d)
         for r in m.rules:
@@ -203,7 +208,7 @@ class StepBuilder:
                 count = f"r{r.index}_count"
                 self.entity_loop(r, d)
             e = self.emitter(r, "apply", count=count)
-            self.take(e, d, e.block(r.ir.apply, d))
+            self.take(e, e.block(r.ir.apply, d))
         self.store(d, move=True)
 
     def on_return(self, depth: int) -> list[str]:
@@ -223,8 +228,12 @@ class StepBuilder:
                       f"y[i] = {self.call(e, 'add', ['by', 'bvy'], 'y + vy')}")
         self.record(d, "boid", "i")
 
+    @property
+    def all_groups(self) -> list:
+        return [g for gs in self.seed.values() for g in gs] + self.groups
+
     def group_of(self, r) -> Group:
-        for g in list(self.seed.values()) + self.groups:
+        for g in self.all_groups:
             if r in g.rules:
                 return g
         raise KeyError(r.name)
@@ -237,8 +246,7 @@ class StepBuilder:
 
     def pair_loop(self, d: int) -> None:
         e = self.plumbing("pair loop")
-        allg = list(self.seed.values()) + self.groups
-        for g in allg:
+        for g in self.all_groups:
             self.emit(d, f"{g.count} = 0")
             if g.nearest:
                 self.emit(d, f"best_{g.name} = -1", f"bs_{g.name} = -1", f"bd2_{g.name} = {g.r2}")
@@ -254,6 +262,7 @@ class StepBuilder:
         ax, ay = (self.call(e, "abs", [v], f"abs({v})") for v in ("dx", "dy"))
         self.emit(p, f"if {ax} >= box or {ay} >= box:", f"{INDENT}continue",
                   f"d2 = {self.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
+        zero = "0.0" if self.fl else "ZERO64"
         if self.seed:
             q = p
             if self.groups:
@@ -262,23 +271,14 @@ class StepBuilder:
                 q = p + 1
             word = "if"
             for zone in ("protected", "visual"):
-                g = self.seed.get(zone)
-                if g is None:
-                    continue
-                self.emit(q, f"{word} d2 < {g.r2}:")
-                self.visit(g, q + 1)
-                word = "elif"
-        zero = "0.0" if self.fl else "ZERO64"
+                if zone in self.seed:
+                    self.emit(q, f"{word} d2 < {zone}2:")
+                    for g in self.seed[zone]:
+                        self.member(g, q + 1, None if g.coincident else f"d2 != {zero}")
+                    word = "elif"
         for g in self.groups:
-            test = f"d2 < {g.r2}" if g.coincident else f"d2 != {zero} and d2 < {g.r2}"
-            if g.nearest:
-                self.emit(p, f"if {test} and (best_{g.name} < 0 or d2 < bd2_{g.name} or "
-                             f"(d2 == bd2_{g.name} and j < best_{g.name})):",
-                          f"{INDENT}best_{g.name} = j", f"{INDENT}bs_{g.name} = s", f"{INDENT}bd2_{g.name} = d2")
-            else:
-                self.emit(p, f"if {test}:")
-                self.visit(g, p + 1)
-        for g in self.groups:
+            self.member(g, p, f"d2 < {g.r2}" if g.coincident else f"d2 != {zero} and d2 < {g.r2}")
+        for g in self.all_groups:
             if g.nearest:  # the nearest one's `each`, after the loop (ties: the lower index)
                 self.zero_sums(d, g.rules)
                 self.emit(d, f"if best_{g.name} >= 0:", f"{INDENT}s = bs_{g.name}")
@@ -286,6 +286,19 @@ class StepBuilder:
                           f"dy = {self.call(e, 'sub', ['by', 'oy[s]'], 'y - other.y')}",
                           f"d2 = {self.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
                 self.visit(g, d + 1)
+
+    def member(self, g: Group, d: int, test: str | None) -> None:
+        """A neighbour that passed g's range: if `test` also holds, g's
+        visit (or, picking the nearest, the nearest so far)."""
+        if g.nearest:
+            better = f"(best_{g.name} < 0 or d2 < bd2_{g.name} or (d2 == bd2_{g.name} and j < best_{g.name}))"
+            self.emit(d, f"if {test + ' and ' if test else ''}{better}:", f"{INDENT}best_{g.name} = j",
+                      f"{INDENT}bs_{g.name} = s", f"{INDENT}bd2_{g.name} = d2")
+        elif test:
+            self.emit(d, f"if {test}:")
+            self.visit(g, d + 1)
+        else:
+            self.visit(g, d)
 
     def visit(self, g: Group, d: int) -> None:
         """A neighbour in g's range: its count, dist if read, each rule's `each`."""
@@ -295,7 +308,7 @@ class StepBuilder:
             self.emit(d, f"dist = {self.call(e, 'hypot', ['dx', 'dy'], 'dist')}")
         for r in g.rules:
             e = self.emitter(r, "each", kind="boids")
-            self.take(e, d, e.block(r.ir.each, d))
+            self.take(e, e.block(r.ir.each, d))
 
     # --- predators, obstacles, food: at the rule's own turn ---
     def entity_loop(self, r, d: int) -> None:
@@ -339,4 +352,4 @@ class StepBuilder:
         if dist:
             self.emit(body, dist)
         self.emit(body, f"{cnt} += 1")
-        self.take(e, body, e.block(r.ir.each, body))
+        self.take(e, e.block(r.ir.each, body))

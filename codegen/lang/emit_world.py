@@ -54,7 +54,7 @@ def predators_step(b: StepBuilder) -> None:
         refs = getattr(m.predator_rules, name).refs
         names = Names(0, refs, ir.role_types, b.arith, m.spec, self_names=me, prefix=prefix)
         em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {name}", path="")
-        b.take(em, d, em.block(ir.apply, d))
+        b.take(em, em.block(ir.apply, d))
     b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
            f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
     b.record(d, "predator", "k")
