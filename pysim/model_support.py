@@ -34,7 +34,8 @@ class ModelMismatch(RuntimeError):
 
 
 def load_model(path: str | Path, expect_hash: str | None = None) -> ModuleType:
-    """Import a generated boids_model.py; with expect_hash, refuse a stale one."""
+    """Import a generated boids_model.py; with expect_hash, refuse a stale one
+    (another spec's, or one without the kernel it was generated with)."""
     path = Path(path).resolve()
     if not path.exists():
         raise ModelMismatch(f"{path}: no generated model (run `boidsgen generate`)")
@@ -48,6 +49,10 @@ def load_model(path: str | Path, expect_hash: str | None = None) -> ModuleType:
             f"{path}: generated from spec hash {mod.SPEC_HASH}, but the spec now hashes to "
             f"{expect_hash}; run `boidsgen generate`"
         )
+    if expect_hash is not None:
+        why = kernel_problem(mod)
+        if why:
+            raise ModelMismatch(f"{why} (run `boidsgen generate`)")
     return mod
 
 
@@ -79,6 +84,17 @@ def _import_file(path: Path, name: str) -> ModuleType:
     return mod
 
 
+def kernel_problem(model: ModuleType) -> str | None:
+    """Why the kernel beside `model` is not the one generated with it, or None."""
+    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
+    if not path.is_file():
+        return f"{path}: no generated kernel beside the model"
+    want = getattr(model, "KERNEL_HASH", None)
+    if want is None or f'KERNEL_HASH = "{want}"' not in path.read_text(encoding="utf-8"):
+        return f"{path}: not the kernel generated with {model.__file__}"
+    return None
+
+
 def load_kernel(model: ModuleType) -> ModuleType:
     """The numba kernel generated beside `model` (python/boids_kernel.py), imported once per model.
 
@@ -93,15 +109,13 @@ def load_kernel(model: ModuleType) -> ModuleType:
     k = getattr(model, "_boids_kernel", None)
     if k is not None:
         return k
-    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
-    if not path.is_file():
-        raise ModelMismatch(f"{path}: no generated kernel beside the model (run `boidsgen generate`)")
+    why = kernel_problem(model)
+    if why:
+        raise ModelMismatch(f"{why} (run `boidsgen generate`)")
     from . import fxops
 
+    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
     text = path.read_text(encoding="utf-8")
-    want = getattr(model, "KERNEL_HASH", None)
-    if want is None or f'KERNEL_HASH = "{want}"' not in text:
-        raise ModelMismatch(f"{path}: not the kernel generated with {model.__file__} (run `boidsgen generate`)")
     key = hashlib.sha256((text + fxops.SOURCE_HASH).encode()).hexdigest()[:20]
     copy = kernel_cache_root() / key / KERNEL_FILE
     if not copy.is_file() or copy.read_text(encoding="utf-8") != text:

@@ -361,3 +361,15 @@ def test_zone_rules_apart_and_nearest_equal_the_c(order):
         path.write_text(text, encoding="utf-8")
     r = run_parity(str(path), 1000, order=order, sets=[("protected_range", "8")])
     assert r.ok, r.summary
+
+
+def test_a_model_without_its_kernel_is_stale(tmp_path):
+    """load_model with the spec's hash (what sim, parity and the GUI use) also
+    refuses a model whose kernel is missing or another render's, so the GUI
+    falls back to a fresh render."""
+    out = _copy_generated(tmp_path)
+    h = load_model(out / "boids_model.py").SPEC_HASH
+    load_model(out / "boids_model.py", expect_hash=h)
+    (out / "boids_kernel.py").unlink()
+    with pytest.raises(ModelMismatch, match="no generated kernel"):
+        load_model(out / "boids_model.py", expect_hash=h)
