@@ -17,6 +17,7 @@ from . import VERSION
 from .lang.ir import RuleIR, Type
 from .spec_checks import frac_bits
 from .spec_model import Spec
+from .state_table import StateKind, state_kinds
 
 
 def spec_hash(spec: Spec) -> str:
@@ -189,6 +190,10 @@ class GenModel:
                 if st not in seen:
                     seen.append(st)
         return tuple(seen)
+
+    @property
+    def state_kinds(self) -> tuple[StateKind, ...]:
+        return state_kinds(self)
 
     @property
     def has_pre(self) -> bool:

@@ -31,5 +31,8 @@ void boids_app_pause(int paused);
  * Headless and traced runs turn it off: their frame times are not real. */
 void boids_app_adaptive(int on);
 uint32_t boids_app_seed(void);
+/* The PRNG's state now (the trace's rng row: a draw too many or too few shows
+ * the frame it happens). */
+uint32_t boids_app_rng_state(void);
 
 #endif

@@ -38,32 +38,24 @@ static void usage(void)
             "                                 without --frames/--seconds/--pty it runs N frames headless\n");
 }
 
-static void trace_row(uint32_t frame, int32_t i, const char *kind, fx x, fx y, fx vx, fx vy)
-{
-    fprintf(trace, "%" PRIu32 ",%" PRId32 ",%s,%" PRId32 ",%" PRId32 ",%" PRId32 ",%" PRId32 "\n", frame, i, kind, x,
-            y, vx, vy);
-}
-
-/* Boids, then predators and food sources where the spec has them. */
+/* One row per element of every kind of state the spec has (the generated
+ * boids_state_kinds: boids with their rules' state, predators, food,
+ * obstacles, the target), then the PRNG's state. */
 static void trace_rows(uint32_t frame)
 {
-    int32_t i;
-    for (i = 0; i < boids_flock.count; i++) {
-        const boid_t *b = &boids_flock.b[i];
-        trace_row(frame, i, "boid", b->x, b->y, b->vx, b->vy);
+    unsigned k;
+    for (k = 0; k < BOIDS_STATE_KINDS; k++) {
+        const state_kind_t *sk = &boids_state_kinds[k];
+        const int32_t n = state_count(&boids_flock, sk);
+        int32_t i;
+        uint32_t j;
+        for (i = 0; i < n; i++) {
+            fprintf(trace, "%" PRIu32 ",%" PRId32 ",%s", frame, i, sk->kind);
+            for (j = 0; j < sk->n_fields; j++) fprintf(trace, ",%" PRId32, state_field(&boids_flock, sk, i, j));
+            fputc('\n', trace);
+        }
     }
-#ifdef BOIDS_PREDATOR_CAPACITY
-    for (i = 0; i < boids_flock.predator_count; i++) {
-        const mover_t *p = &boids_flock.predator[i];
-        trace_row(frame, i, "predator", p->x, p->y, p->vx, p->vy);
-    }
-#endif
-#ifdef BOIDS_FOOD_CAPACITY
-    for (i = 0; i < boids_flock.food_count; i++) {
-        const mover_t *p = &boids_flock.food[i];
-        trace_row(frame, i, "food", p->x, p->y, p->vx, p->vy);
-    }
-#endif
+    fprintf(trace, "%" PRIu32 ",0,rng,%" PRIu32 "\n", frame, boids_app_rng_state());
 }
 
 static gif_writer_t gif;
@@ -80,14 +72,16 @@ static void on_frame(uint32_t frame)
 
 static void trace_header(uint32_t seed)
 {
-    unsigned i;
-    fprintf(trace, "# boidsgen trace 1\n# spec: %s\n# spec_hash: %s\n# format: %s\n# arith: fixed\n", BOIDS_SPEC_NAME,
+    unsigned i, k;
+    fprintf(trace, "# boidsgen trace 2\n# spec: %s\n# spec_hash: %s\n# format: %s\n# arith: fixed\n", BOIDS_SPEC_NAME,
             BOIDS_SPEC_HASH, BOIDS_FORMAT);
     fprintf(trace, "# seed: %" PRIu32 "\n# update: %s\n# boids: %" PRId32 "\n", seed, BOIDS_UPDATE_ORDER,
             boids_flock.count);
     for (i = 0; i < boids_param_count; i++)
         fprintf(trace, "# param: %s=%" PRId32 "\n", boids_param_table[i].name, *boids_param_table[i].value);
-    fprintf(trace, "frame,index,kind,x,y,vx,vy\n");
+    for (k = 0; k < BOIDS_STATE_KINDS; k++)
+        fprintf(trace, "# kind: %s %s\n", boids_state_kinds[k].kind, boids_state_kinds[k].fields);
+    fprintf(trace, "# kind: rng state\nframe,index,kind,values\n");
 }
 
 static char set_reply[200];

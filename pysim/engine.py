@@ -240,6 +240,17 @@ class Simulation:
                     raise ValueError(f"state {k}: {len(v)} values for {n} boids")
                 self.b[k] = v
 
+    def state_columns(self, kind: str, fields) -> list:
+        """The arrays of one kind of state (the model's STATE_KINDS), one per
+        field, in the arithmetic's units: what a trace row shows."""
+        W = self.W
+        if kind == "boid":
+            return [self.b[f] for f in fields]
+        if kind == "target":
+            return [np.asarray([v]) for v in (W.target_x, W.target_y, int(bool(W.target_on)))]
+        prefix = {"predator": "p", "food": "f", "obstacle": "ob"}[kind]
+        return [getattr(W, prefix + f) for f in fields]
+
     x = property(lambda self: self.b["x"])
     y = property(lambda self: self.b["y"])
     vx = property(lambda self: self.b["vx"])

@@ -52,7 +52,9 @@ def test_sim_trace_and_bad_set(tmp_path):
     res = boidsgen("sim", "--frames", "3", "--seed", "2", "--boids", "5", "--arith", "float", "--trace", str(out))
     assert res.returncode == 0, res.stderr
     text = out.read_text().splitlines()
-    assert "# arith: float" in text and text[text.index("frame,index,kind,x,y,vx,vy") + 1].startswith("0,0,boid,")
-    assert len([l for l in text if not l.startswith(("#", "frame"))]) == 4 * 5
+    assert "# arith: float" in text and "# kind: boid x,y,vx,vy" in text
+    assert text[text.index("frame,index,kind,values") + 1].startswith("0,0,boid,")
+    rows = [l for l in text if not l.startswith(("#", "frame"))]
+    assert len(rows) == 4 * (5 + 1) and sum(",rng," in l for l in rows) == 4  # 5 boids and the PRNG a frame
     bad = boidsgen("sim", "--frames", "3", "--set", "visual_range=999")
     assert bad.returncode == 2 and "visual_range: 999 outside [0, 200]" in bad.stderr

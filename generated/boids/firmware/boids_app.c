@@ -72,6 +72,7 @@ int32_t boids_app_set_count(int32_t n)
 }
 
 uint32_t boids_app_seed(void) { return seed_used; }
+uint32_t boids_app_rng_state(void) { return rng.s; }
 void boids_app_pause(int paused) { stats.paused = (uint8_t)(paused != 0); }
 void boids_app_stats(boids_stats_t *out) { *out = stats; }
 

@@ -29,8 +29,13 @@ LINE_MAX = 64
 RULES = ("obstacle_avoidance", "alignment", "cohesion", "separation", "edges", "scout_bias", "speed_limit", "predator_avoidance", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
 KERNEL_HASH = "e2158d199b45b017"
-# Per-boid state the rules keep besides position and velocity: name -> kind.
-BOID_STATE = {"bias": "fx", }
+# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+# the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
+STATE_KINDS = (
+    ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), ("bias", "fx"), )),
+    ("predator", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+    ("obstacle", (("x", "fx"), ("y", "fx"), ("r", "fx"), )),
+)
 
 PARAMS = (
     ParamDef(

@@ -29,8 +29,13 @@ LINE_MAX = 64
 RULES = ("predator_avoidance", "alignment", "cohesion", "separation", "food_tracking", "gravity", "edges", "speed_limit", "perching", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
 KERNEL_HASH = "1ff75c1def848ae1"
-# Per-boid state the rules keep besides position and velocity: name -> kind.
-BOID_STATE = {"perch": "int", }
+# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+# the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
+STATE_KINDS = (
+    ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), ("perch", "int"), )),
+    ("predator", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+    ("food", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+)
 
 PARAMS = (
     ParamDef(

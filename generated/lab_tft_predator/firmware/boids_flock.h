@@ -7,6 +7,7 @@
 
 #include "boids_params.h"
 #include "rng.h"
+#include "state_table.h"
 
 #define BOIDS_WIDTH_FX ((fx)10485760)
 #define BOIDS_HEIGHT_FX ((fx)7864320)
@@ -41,5 +42,10 @@ void boids_world_reset(flock_t *f, rng_t *r);
 /* One frame: entity counts follow their parameters, then the boids update
  * in the spec's order (sequential), then the entities move. */
 void boids_step(flock_t *f, rng_t *r);
+
+/* Where every piece of the state lives: boid, predator
+ * (a trace row per element, in this order). */
+#define BOIDS_STATE_KINDS 2
+extern const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS];
 
 #endif

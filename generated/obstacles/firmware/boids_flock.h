@@ -7,6 +7,7 @@
 
 #include "boids_params.h"
 #include "rng.h"
+#include "state_table.h"
 
 #define BOIDS_WIDTH_FX ((fx)20971520)
 #define BOIDS_HEIGHT_FX ((fx)15728640)
@@ -44,5 +45,10 @@ void boids_world_reset(flock_t *f, rng_t *r);
 /* One frame: entity counts follow their parameters, then the boids update
  * in the spec's order (synchronous), then the entities move. */
 void boids_step(flock_t *f, rng_t *r);
+
+/* Where every piece of the state lives: boid, predator, obstacle
+ * (a trace row per element, in this order). */
+#define BOIDS_STATE_KINDS 3
+extern const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS];
 
 #endif

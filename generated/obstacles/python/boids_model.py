@@ -29,8 +29,13 @@ LINE_MAX = 64
 RULES = ("separation_inverse", "alignment_unit", "cohesion_radius", "obstacle_avoidance", "predator_flee", "edges", "speed_regulation", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
 KERNEL_HASH = "545112c0ceee0670"
-# Per-boid state the rules keep besides position and velocity: name -> kind.
-BOID_STATE = {}
+# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+# the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
+STATE_KINDS = (
+    ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+    ("predator", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+    ("obstacle", (("x", "fx"), ("y", "fx"), ("r", "fx"), )),
+)
 
 PARAMS = (
     ParamDef(

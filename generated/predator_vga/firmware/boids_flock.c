@@ -5,9 +5,21 @@
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
  * codegen/lang/emit_c.py. */
+#include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
+
+/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+ * reads the same description): each field's offset in its element. */
+static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy)};
+static const uint32_t predator_fields[] = {offsetof(mover_t, x), offsetof(mover_t, y), offsetof(mover_t, vx), offsetof(mover_t, vy)};
+const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS] = {
+    {"boid", "x,y,vx,vy", offsetof(flock_t, count), offsetof(flock_t, b),
+     sizeof(boid_t), 4, boid_fields},
+    {"predator", "x,y,vx,vy", offsetof(flock_t, predator_count), offsetof(flock_t, predator),
+     sizeof(mover_t), 4, predator_fields},
+};
 
 /* A velocity uniform in the [-max, max] square, redrawn until its speed lies
  * in [min, max] (at most 16 draws, then (min, 0)). Twin: pysim/engine.py. */

@@ -29,8 +29,12 @@ LINE_MAX = 64
 RULES = ("alignment", "cohesion", "separation", "edges", "predator_avoidance", "speed_limit", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
 KERNEL_HASH = "7ea5072aa58d5210"
-# Per-boid state the rules keep besides position and velocity: name -> kind.
-BOID_STATE = {}
+# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+# the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
+STATE_KINDS = (
+    ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+    ("predator", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
+)
 
 PARAMS = (
     ParamDef(

@@ -5,9 +5,18 @@
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
  * codegen/lang/emit_c.py. */
+#include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
+
+/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+ * reads the same description): each field's offset in its element. */
+static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy), offsetof(boid_t, bias)};
+const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS] = {
+    {"boid", "x,y,vx,vy,bias", offsetof(flock_t, count), offsetof(flock_t, b),
+     sizeof(boid_t), 5, boid_fields},
+};
 
 /* A velocity uniform in the [-max, max] square, redrawn until its speed lies
  * in [min, max] (at most 16 draws, then (min, 0)). Twin: pysim/engine.py. */

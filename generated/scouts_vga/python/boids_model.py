@@ -29,8 +29,11 @@ LINE_MAX = 64
 RULES = ("alignment", "cohesion", "separation", "edges", "scout_bias", "speed_limit", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
 KERNEL_HASH = "fa2228f76e760ec5"
-# Per-boid state the rules keep besides position and velocity: name -> kind.
-BOID_STATE = {"bias": "fx", }
+# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+# the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
+STATE_KINDS = (
+    ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), ("bias", "fx"), )),
+)
 
 PARAMS = (
     ParamDef(

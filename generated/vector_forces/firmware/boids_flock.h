@@ -7,6 +7,7 @@
 
 #include "boids_params.h"
 #include "rng.h"
+#include "state_table.h"
 
 #define BOIDS_WIDTH_FX ((fx)20971520)
 #define BOIDS_HEIGHT_FX ((fx)15728640)
@@ -40,5 +41,10 @@ void boids_world_reset(flock_t *f, rng_t *r);
 /* One frame: entity counts follow their parameters, then the boids update
  * in the spec's order (synchronous), then the entities move. */
 void boids_step(flock_t *f, rng_t *r);
+
+/* Where every piece of the state lives: boid, target
+ * (a trace row per element, in this order). */
+#define BOIDS_STATE_KINDS 2
+extern const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS];
 
 #endif
