@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .board_checks import board_issues as _board_issues
 from .names import folder_problem, identifier_problem
 from .pic32_clock import baud_problem
+from .pic32_pins import input_pins, output_pins
 from .spec_errors import SpecIssue
 
 FORMATS = {"s16.15": 15, "s15.16": 16}
@@ -142,37 +144,8 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
     return out
 
 
-# PIC32MX250 peripheral pin select (datasheet tables 11-1 and 11-2): which
-# pins can carry each remappable function, and the code that selects it.
-U2RX_INPUT = {"RA1": 0, "RB5": 1, "RB1": 2, "RB11": 3, "RB8": 4}
-SDO1_OUTPUT = {p: 3 for p in ("RA1", "RB5", "RB1", "RB11", "RB8", "RA2", "RB6", "RA4", "RB13", "RB2")}
-U2TX_OUTPUT = {p: 2 for p in ("RA3", "RB14", "RB0", "RB10", "RB9")}
-GPIO = {f"RA{i}" for i in range(5)} | {f"RB{i}" for i in range(16)}
-
-
-def _board_issues(board: dict, loc8) -> list[SpecIssue]:
-    out = []
-    tft, uart = _dict(board.get("tft")), _dict(board.get("uart"))
-    pins = {("tft", "dc"): tft.get("dc", "RB0"), ("tft", "cs"): tft.get("cs", "RB1"),
-            ("tft", "rst"): tft.get("rst", "RB2"), ("tft", "sdo"): tft.get("sdo", "RB11"),
-            ("uart", "rx"): uart.get("rx", "RA1"), ("uart", "tx"): uart.get("tx", "RB10")}
-    allowed = {("tft", "sdo"): (SDO1_OUTPUT, "SDO1"), ("uart", "rx"): (U2RX_INPUT, "U2RX"),
-               ("uart", "tx"): (U2TX_OUTPUT, "U2TX")}
-    used: dict[str, tuple] = {"RB14": ("tft", "sck")}
-    for where, pin in pins.items():
-        if not isinstance(pin, str):
-            continue
-        loc = ("board",) + where
-        if pin not in GPIO:
-            out.append(loc8.issue(loc, f"{pin} is not a pin of the PIC32MX250F128B (RA0-RA4, RB0-RB15)"))
-            continue
-        if where in allowed and pin not in allowed[where][0]:
-            table, fn = allowed[where]
-            out.append(loc8.issue(loc, f"{fn} cannot be mapped to {pin}; it can use {', '.join(sorted(table))}"))
-        if pin in used:
-            out.append(loc8.issue(loc, f"{pin} is already used by board.{'.'.join(used[pin])}"))
-        used[pin] = where
-    return out
+# PPS codes per pin for codegen/model.py (the tables: codegen/pic32_pins.py).
+U2RX_INPUT, SDO1_OUTPUT, U2TX_OUTPUT = input_pins("U2RX"), output_pins("SDO1"), output_pins("U2TX")
 
 
 def _world_issues(data: dict, loc8) -> list[SpecIssue]:

@@ -4,7 +4,9 @@
  *
  * Pins are given as a port letter and a bit (RB0 -> PORT B, BIT 0). PPS
  * (peripheral pin select) needs the pin's register/code pair from the
- * PIC32MX1xx/2xx datasheet, table 11-1 (inputs) and 11-2 (outputs). */
+ * PIC32MX1xx/2xx datasheet DS60001168, table 11-1 (inputs) and 11-2
+ * (outputs). The spec's pins are checked and their codes computed by
+ * codegen/pic32_pins.py; tests/test_pins.py holds these defaults to it. */
 #ifndef BOIDSGEN_BOARD_PINS_H
 #define BOIDSGEN_BOARD_PINS_H
 
@@ -19,7 +21,8 @@
 #define BOARD_PBCLK_HZ BOARD_SYSCLK_HZ
 #endif
 
-/* TFT on SPI1: SCK1 is fixed on RB14 (pin 25); SDO1 is remapped. */
+/* TFT on SPI1: SCK1 is fixed on RB14 (pin 25; DS60001168 table 3, not in
+ * table 11-2); SDO1 is remapped. */
 #ifndef BOARD_SPI_HZ
 #define BOARD_SPI_HZ 20000000u /* the ILI9340's write cycle allows 10 MHz nominal; the lab runs 20 */
 #endif
@@ -27,7 +30,7 @@
 #define BOARD_TFT_SDO_PPS_REG RPB11R /* SDO1 on RB11, pin 22 */
 #endif
 #ifndef BOARD_TFT_SDO_PPS_CODE
-#define BOARD_TFT_SDO_PPS_CODE 3u /* SDO1 in output group 2 */
+#define BOARD_TFT_SDO_PPS_CODE 3u /* SDO1 on RPB11: table 11-2 */
 #endif
 #ifndef BOARD_TFT_SDO_PORT
 #define BOARD_TFT_SDO_PORT B
@@ -53,7 +56,7 @@
 /* UART2 to the USB-serial cable: PPSInput(2, U2RX, RPA1),
  * PPSOutput(4, RPB10, U2TX). */
 #ifndef BOARD_UART_RX_PPS_CODE
-#define BOARD_UART_RX_PPS_CODE 0u /* RPA1 in input group 2 -> U2RXR */
+#define BOARD_UART_RX_PPS_CODE 0u /* U2RXR = 0: RPA1, table 11-1 */
 #endif
 #ifndef BOARD_UART_RX_PORT
 #define BOARD_UART_RX_PORT A /* RA1, pin 3 */
@@ -63,7 +66,7 @@
 #define BOARD_UART_TX_PPS_REG RPB10R /* RB10, pin 21 */
 #endif
 #ifndef BOARD_UART_TX_PPS_CODE
-#define BOARD_UART_TX_PPS_CODE 2u /* U2TX in output group 4 */
+#define BOARD_UART_TX_PPS_CODE 2u /* U2TX on RPB10: table 11-2 */
 #endif
 #ifndef BOARD_UART_TX_PORT
 #define BOARD_UART_TX_PORT B

@@ -107,9 +107,13 @@
 #define LATBCLR PIC32_SFR_(0xBF886134u)
 #define LATBSET PIC32_SFR_(0xBF886138u)
 
-/* Peripheral pin select */
+/* Peripheral pin select (DS60001168 tables 11-1 and 11-2; the PPS register
+ * map). Inputs: <function>R at 0xBF80FA04 + 4 x index (U2RXR is index 21).
+ * Outputs: RPA0R at 0xBF80FB00 + 4n, RPBnR at 0xBF80FB2C + 4n, only for the
+ * pins of the 28-pin USB part: no RPB6R or RPB12R (those package pins are
+ * VBUS and VUSB3V3). codegen/pic32_pins.py is the Python side;
+ * tests/test_pins.py holds the two together. */
 #define U2RXR PIC32_SFR_(0xBF80FA58u)
-/* outputs: RPA0R at 0xBF80FB00, RPBnR at 0xBF80FB2C + 4n (no RPB12) */
 #define RPA0R PIC32_SFR_(0xBF80FB00u)
 #define RPA1R PIC32_SFR_(0xBF80FB04u)
 #define RPA2R PIC32_SFR_(0xBF80FB08u)
@@ -121,7 +125,6 @@
 #define RPB3R PIC32_SFR_(0xBF80FB38u)
 #define RPB4R PIC32_SFR_(0xBF80FB3Cu)
 #define RPB5R PIC32_SFR_(0xBF80FB40u)
-#define RPB6R PIC32_SFR_(0xBF80FB44u)
 #define RPB7R PIC32_SFR_(0xBF80FB48u)
 #define RPB8R PIC32_SFR_(0xBF80FB4Cu)
 #define RPB9R PIC32_SFR_(0xBF80FB50u)

@@ -117,7 +117,8 @@ def test_bad_spec_leaves_existing_output_untouched(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("board, message", [
-    ("board: {uart: {rx: RB10}}", "U2RX cannot be mapped to RB10; it can use RA1, RB1, RB11, RB5, RB8"),
+    ("board: {uart: {rx: RB10}}", "U2RX cannot be mapped to RB10 (peripheral pin select, DS60001168 table 11-1); "
+     "free pins that can carry it: RA1, RB5, RB8"),
     ("board: {tft: {dc: RB14}}", "RB14 is already used by board.tft.sck"),
     ("board: {tft: {cs: RB0}}", "RB0 is already used by board.tft.dc"),
     ("board: {tft: {sdo: RB9}}", "SDO1 cannot be mapped to RB9"),
