@@ -129,17 +129,13 @@ class RuleInfo:
 
 
 @dataclass(frozen=True)
-class EntityRule:
-    """A rule template applied to something other than a boid (the predators'
-    edges and speed limits): the same `c`/`py` interface as RuleInfo."""
+class MoverRule:
+    """A rule a predator runs on itself: the library's edges with the
+    predators' margins, then the spec's `predators.speed` rule if any."""
 
-    refs: dict
-
-    def c(self, role: str) -> str:
-        return f"P->{self.refs[role]}"
-
-    def py(self, role: str) -> str:
-        return f"P.{self.refs[role]}"
+    name: str
+    ir: RuleIR
+    refs: dict  # role -> parameter
 
 
 @dataclass(frozen=True)
@@ -158,6 +154,7 @@ class GenModel:
     amb_beta_raw: int = 0
     obstacles_raw: tuple[tuple[int, int, int], ...] = ()
     target_raw: tuple[int, int] = (0, 0)
+    predator_motion: tuple[MoverRule, ...] = ()
 
     @property
     def name(self) -> str:
@@ -221,26 +218,6 @@ class GenModel:
         c = self.spec.display.boid.color
         r, g, b = int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
         return ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3)
-
-    @property
-    def predator_rules(self):
-        """The edges and speed_limit rules as the predators use them."""
-        from types import SimpleNamespace
-
-        pr = self.spec.predators
-        return SimpleNamespace(
-            edges=EntityRule({"left": pr.left, "right": pr.right, "top": pr.top, "bottom": pr.bottom,
-                              "factor": pr.turn_factor}),
-            speed_limit=EntityRule({"min": pr.min_speed, "max": pr.max_speed}))
-
-    @property
-    def template_rules(self) -> list[str]:
-        """Every rule whose templates this spec renders (its own, plus the
-        ones its predators borrow)."""
-        names = {r.name for r in self.rules}
-        if self.spec.predators:
-            names |= {"edges", "speed_limit"}
-        return sorted(names)
 
     @property
     def magnitude(self) -> str:
@@ -317,6 +294,14 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
     fp = spec.fixed_point
     obstacles = tuple(tuple(from_number(v, fb) for v in o) for o in (spec.obstacles.initial if spec.obstacles else ()))
     target = (from_number(spec.target.x, fb), from_number(spec.target.y, fb)) if spec.target else (0, 0)
+    motion = ()
+    if spec.predators:
+        pr = spec.predators
+        motion = (MoverRule("edges", library(fb)["edges"], {"left": pr.left, "right": pr.right, "top": pr.top,
+                                                             "bottom": pr.bottom, "factor": pr.turn_factor}),)
+        if pr.speed:
+            ir = known[pr.speed.rule]
+            motion += (MoverRule(pr.speed.rule, ir, {r.name: pr.speed.model_extra[r.name] for r in ir.roles}),)
     from .project import source_name as _source_name
 
     source_name = _source_name(source)
@@ -324,7 +309,7 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
         spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
         frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, radius_zones=tuple(radius),
         quant=tuple(quant), amb_alpha_raw=from_number(fp.alpha, fb), amb_beta_raw=from_number(fp.beta, fb),
-        obstacles_raw=obstacles, target_raw=target,
+        obstacles_raw=obstacles, target_raw=target, predator_motion=motion,
     )
 
 

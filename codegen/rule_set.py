@@ -86,26 +86,7 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
         if name in seen:
             out.append(loc8.issue(("rules", i, "rule"), f"rule '{name}' already listed at rules.{seen[name]}"))
         seen[name] = i
-        roles = ir.role_types
-        for key in use:
-            if key != "rule" and key not in roles:
-                out.append(loc8.issue(("rules", i, key), f"unknown key '{key}': rule '{name}' has no such role"
-                                      f"{_near(key, roles)}; its roles: {', '.join(roles) or 'none'}",
-                                      key_itself=True))
-        for role, ty in roles.items():
-            ref = use.get(role)
-            if role not in use:
-                out.append(loc8.issue(("rules", i), f"rule '{name}' needs role '{role}' ({ty}): name the "
-                                      f"parameter that plays it, e.g. {role}: <parameter>"))
-            elif isinstance(ref, str):
-                want = ROLE_PARAM[ty]
-                p = params.get(ref)
-                if p is None:
-                    hint = _near(ref, params) or (f" (parameters: {', '.join(params)})" if params else "")
-                    out.append(loc8.issue(("rules", i, role), f"no parameter named '{ref}'{hint}"))
-                elif isinstance(p, dict) and p.get("type", "fixed") != want:
-                    out.append(loc8.issue(("rules", i, role), f"'{ref}' is type {p.get('type', 'fixed')}; "
-                                          f"{name}.{role} needs a{'n' if want == 'int' else ''} {want} parameter"))
+        out += _bind_issues(loc8, ("rules", i), use, name, ir, params)
         nb = ir.neighbours
         needs = [KIND_SECTIONS[nb.of]] if nb and nb.of in KIND_SECTIONS else []
         for section in needs + list(ir.uses):
@@ -120,3 +101,56 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
             else:
                 zone_range.setdefault(nb.zone, (rng, i))
     return out
+
+
+def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict) -> list[SpecIssue]:
+    """The rule use at `at` binds exactly `ir`'s roles, each to a parameter
+    of the role's type."""
+    out: list[SpecIssue] = []
+    roles = ir.role_types
+    for key in use:
+        if key != "rule" and key not in roles:
+            out.append(loc8.issue((*at, key), f"unknown key '{key}': rule '{name}' has no such role"
+                                  f"{_near(key, roles)}; its roles: {', '.join(roles) or 'none'}",
+                                  key_itself=True))
+    for role, ty in roles.items():
+        ref = use.get(role)
+        if role not in use:
+            out.append(loc8.issue(at, f"rule '{name}' needs role '{role}' ({ty}): name the "
+                                  f"parameter that plays it, e.g. {role}: <parameter>"))
+        elif isinstance(ref, str):
+            want = ROLE_PARAM[ty]
+            p = params.get(ref)
+            if p is None:
+                hint = _near(ref, params) or (f" (parameters: {', '.join(params)})" if params else "")
+                out.append(loc8.issue((*at, role), f"no parameter named '{ref}'{hint}"))
+            elif isinstance(p, dict) and p.get("type", "fixed") != want:
+                out.append(loc8.issue((*at, role), f"'{ref}' is type {p.get('type', 'fixed')}; "
+                                      f"{name}.{role} needs a{'n' if want == 'int' else ''} {want} parameter"))
+    return out
+
+
+# what a predator's own rule may not read: it runs on one predator, outside the boids' loop
+_NOT_FOR_MOVERS = (("neighbours", lambda ir: ir.neighbours), ("state", lambda ir: ir.state),
+                   ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
+                   ("index", lambda ir: ir.reads_apply.index), ("count", lambda ir: ir.reads_apply.count),
+                   ("the target", lambda ir: ir.reads_apply.world))
+
+
+def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIssue]:
+    """`predators.speed` names a known rule that reads only the predator's own
+    x, y, vx, vy, its roles, parameters and the screen, and binds its roles."""
+    pr = plain.get("predators")
+    use = pr.get("speed") if isinstance(pr, dict) else None
+    if not isinstance(use, dict) or not isinstance(use.get("rule"), str):
+        return []
+    at, name = ("predators", "speed"), use["rule"]
+    ir = rules.get(name)
+    if ir is None:
+        return [loc8.issue((*at, "rule"), f"unknown rule '{name}'{_near(name, rules)}")]
+    bad = [what for what, has in _NOT_FOR_MOVERS if has(ir)]
+    if bad:
+        return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; a predator's own rule may read "
+                           "only its x, y, vx, vy, its roles, parameters and the screen")]
+    params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
+    return _bind_issues(loc8, at, use, name, ir, params)

@@ -193,7 +193,7 @@ def _is_number_field(loc: tuple) -> bool:
 
 def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     """Load and fully validate a spec. Raises SpecError listing every issue."""
-    from .rule_set import compile_spec_rules, rule_use_issues
+    from .rule_set import compile_spec_rules, predator_speed_issues, rule_use_issues
     from .spec_checks import FORMATS, _dict, semantic_issues
 
     p = Path(path)
@@ -213,6 +213,7 @@ def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     fb = FORMATS.get(_dict(plain.get("fixed_point")).get("format"), 15)
     rules, rule_issues = compile_spec_rules(data, plain, str(path), loc8, fb, bad_defs)
     issues = schema_issues + issues + rule_issues + rule_use_issues(plain, loc8, rules)
+    issues += predator_speed_issues(plain, loc8, rules)
     if issues:
         raise SpecError(_dedupe(issues))
     spec._rules = rules

@@ -66,6 +66,17 @@ class Spawn(Strict):
     max_speed: Name
 
 
+class RuleUse(BaseModel):
+    """One entry of `rules:`: the rule's name and, for each of its roles, the
+    spec parameter that plays it (`{rule: separation, range: protected_range,
+    factor: avoid_factor}`). Which roles a rule has is its definition's
+    business, checked against it in spec_checks."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    rule: Name = Field(description="a library rule (`boidsgen rules`) or one of the spec's rule_defs")
+    __pydantic_extra__: dict[str, Name]
+
+
 # ---- entities besides the boids: each section's fields name parameters ----
 
 
@@ -83,14 +94,18 @@ class Predators(Strict):
 
     capacity: int = Field(ge=1, le=255)
     count: Name = Field(description="int parameter: predators alive (tunable: settable at run time)")
-    min_speed: Name
-    max_speed: Name
+    min_speed: Name = Field(description="spawn speed floor")
+    max_speed: Name = Field(description="spawn speed ceiling")
     turn_factor: Name
     left: Name
     right: Name
     top: Name
     bottom: Name
     hunt: Hunt | None = None
+    speed: RuleUse | None = Field(
+        None, description="a rule each predator runs after the edges, bound like a `rules:` entry (e.g. "
+        "{rule: speed_limit, min: ..., max: ...}); none: predators only turn at the edges, as seeds 000 and "
+        "002 say. min_speed and max_speed are then the spawn's speeds only")
 
 
 class Obstacles(Strict):
@@ -188,17 +203,6 @@ class Serial(Strict):
 # ---- rules: a rule is defined once, in the rule language (codegen/lang),
 # ---- in the library (codegen/rules/defs/<rule>.yaml) or in the spec's
 # ---- rule_defs; `rules:` lists the ones to run and binds their roles.
-
-
-class RuleUse(BaseModel):
-    """One entry of `rules:`: the rule's name and, for each of its roles, the
-    spec parameter that plays it (`{rule: separation, range: protected_range,
-    factor: avoid_factor}`). Which roles a rule has is its definition's
-    business, checked against it in spec_checks."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
-    rule: Name = Field(description="a library rule (`boidsgen rules`) or one of the spec's rule_defs")
-    __pydantic_extra__: dict[str, Name]
 
 
 class NeighboursDef(Strict):

@@ -172,10 +172,12 @@ def test_every_committed_spec_passes(spec):
     assert not bad, "\n".join(bad)
     rules = {s.rule for s in res.sites}
     assert {r.name for r in m.rules if r.ir.apply} <= rules | {r.name for r in m.rules if not _arith(r.ir)}
-    if m.spec.predators:  # the library's edges and speed_limit with the predators' parameters
-        assert {"predators: edges", "predators: speed_limit"} <= rules
-        lim = next(s for s in res.sites if s.rule == "predators: speed_limit")
-        assert lim.path.endswith("speed_limit.yaml") and lim.pos is not None
+    if m.spec.predators:  # the library's edges with the predators' margins, then their own speed rule if any
+        assert {f"predators: {mr.name}" for mr in m.predator_motion} <= rules
+        assert [mr.name for mr in m.predator_motion][:1] == ["edges"]
+        for mr in m.predator_motion:  # blamed in the rule's own file
+            site = next(s for s in res.sites if s.rule == f"predators: {mr.name}")
+            assert site.path.endswith(f"{mr.name}.yaml") and site.pos is not None
 
 
 def _arith(ir) -> bool:

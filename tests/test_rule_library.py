@@ -71,15 +71,22 @@ def test_scout_bias_static():
     close(boid(s, 5)[2:], ((1 - 0.001) * 4 + 0.001, 0))  # boid 5 is in group 1 too
 
 
-def test_scout_bias_dynamic_grows_from_the_increment():
+def test_scout_bias_dynamic_starts_from_the_groups_biasval():
+    """Seed 001: "default biasval: 0.001 (user-changeable, or updated
+    dynamically)": a scout's dynamic bias starts from its group's biasval
+    (at spawn and for boids added later), then moves by the increment."""
     boids = [(150 + 35 * i, 200, 4, 0) for i in range(11)]
-    s = sim_of("scouts_vga", boids, visual_range=1, protected_range=0, dynamic_bias=1)
+    s = sim_of("scouts_vga", boids, visual_range=1, protected_range=0, dynamic_bias=1, bias2=0.002)
+    assert list(s.b["bias"][[0, 9, 10]]) == pytest.approx([0.001, 0.001, 0.002])
     s.step()
-    b = 0.00004  # heading its way: b = min(max_bias, 0 + inc)
-    close(boid(s, 0)[2:], ((1 - b) * 4 + b, 0))
-    # group 2 heading right (the wrong way): b = max(inc, 0 - inc) = inc
-    close(boid(s, 10)[2:], ((1 - b) * 4 - b, 0))
-    assert s.b["bias"][0] == pytest.approx(b)
+    b1 = 0.001 + 0.00004  # group 1 heading its way (right): b = min(max_bias, biasval + inc)
+    close(boid(s, 0)[2:], ((1 - b1) * 4 + b1, 0))
+    b2 = 0.002 - 0.00004  # group 2 heading right (the wrong way): b = max(inc, biasval - inc)
+    close(boid(s, 10)[2:], ((1 - b2) * 4 - b2, 0))
+    assert s.b["bias"][0] == pytest.approx(b1) and s.b["bias"][10] == pytest.approx(b2)
+    s.set_count(10)
+    s.add_boid(300, 300, 4, 0)  # boid 10 again, in group 2
+    assert s.b["bias"][10] == pytest.approx(0.002)
 
 
 # ---- seed 003: vector forces ----

@@ -111,3 +111,50 @@ def test_rules_command(tmp_path, capsys):
     assert out.splitlines()[1] == "wind:" and "vx += x" in out
     assert main(["rules", "gravty"]) == 2
     assert "did you mean 'gravity'" in capsys.readouterr().err
+
+
+PREDATOR = (ROOT / "spec" / "lab_tft_predator.yaml").read_text(encoding="utf-8")
+
+
+def _predator_spec(tmp_path: Path, speed: str, defs: str = "") -> Path:
+    text = PREDATOR.replace("bottom: margin}\nspawn:", f"bottom: margin,\n            speed: {speed}}}\nspawn:", 1)
+    assert "speed: " + speed in text
+    path = tmp_path / "spec" / "p.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + defs, encoding="utf-8")
+    return path
+
+
+def test_predators_run_their_own_speed_rule_only_when_the_spec_says(tmp_path):
+    """Seeds 000/002: a predator's only velocity updates are the edge turns; a
+    clamp (or any self-only rule, the spec's own too) is an option stated
+    in predators.speed, and it reaches the firmware's predators_step."""
+    from codegen.render import render
+
+    plain = load(ROOT / "spec" / "lab_tft_predator.yaml")
+    assert [r.name for r in plain.predator_motion] == ["edges"]
+    m = load(_predator_spec(tmp_path, "{rule: speed_limit, min: predator_min_speed, max: predator_max_speed}"))
+    assert [(r.name, r.refs) for r in m.predator_motion][1] == (
+        "speed_limit", {"min": "predator_min_speed", "max": "predator_max_speed"})
+
+    def predators_step(model):
+        c = render(model)["firmware/boids_flock.c"]
+        return c[c.index("static void predators_step"):c.index("\n}\n", c.index("static void predators_step"))]
+    assert "P->predator_max_speed" in predators_step(m) and "predator_max_speed" not in predators_step(plain)
+    own = WIND.replace("wind:", "drag:").replace("roles: {x: fixed, y: fixed}", "roles: {k: fixed}").replace(
+        "vx += x\n      vy += y", "vx -= vx * k\n      vy -= vy * k")
+    m = load(_predator_spec(tmp_path, "{rule: drag, k: predator_turn_factor}", own))
+    assert "P->predator_turn_factor" in predators_step(m).split("edges")[-1]
+
+
+@pytest.mark.parametrize("speed, reason", [
+    ("{rule: speed_limt, min: predator_min_speed, max: predator_max_speed}", "unknown rule 'speed_limt' (did you mean 'speed_limit'?)"),
+    ("{rule: speed_limit, min: predator_min_speed}", "needs role 'max'"),
+    ("{rule: speed_limit, min: predator_count, max: predator_max_speed}", "needs a fixed parameter"),
+    ("{rule: cohesion, range: predator_range, factor: predator_turn_factor}", "reads neighbours"),
+])
+def test_a_bad_predator_speed_rule_is_located(tmp_path, speed, reason):
+    path = _predator_spec(tmp_path, speed)
+    issues = _issues(path)
+    assert any(reason in i.reason for i in issues), [str(i) for i in issues]
+    assert all(i.line == _line_of(path, "speed: {rule") for i in issues), [str(i) for i in issues]

@@ -16,8 +16,8 @@ entities) and takes every rule's code from here:
   after_pairs   pick-nearest neighbours, visited once the loop is done
   apply         per rule, in spec order: its `apply` (over predators,
                 obstacles or food: first its own loop, at its turn)
-  predator_motion  the predators' edges and speed_limit (the library rules
-                with the predators' parameters)
+  predator_motion  the predators' own rules (m.predator_motion: edges, then
+                predators.speed if any, with the predators' parameters)
 
 Names. Sums over boids live beside every other rule's in the boid loop:
 `<rule>_<sum>`. A rule's locals (and its sums over other kinds) keep their
@@ -186,13 +186,9 @@ class FlockC:
 
     # --- the predators ---------------------------------------------------
     def _predator_motion(self) -> list:
-        from ..model import library
-
-        lib = library(self.fb)
-        pr = self.m.predator_rules
         out = []
-        for name, ent in (("edges", pr.edges), ("speed_limit", pr.speed_limit)):
-            r = Rule(-1, name, lib[name], dict(ent.refs), prefix=name)
+        for mr in self.m.predator_motion:
+            r = Rule(-1, mr.name, mr.ir, dict(mr.refs), prefix=mr.name)
             lines = block(r.ir.apply, self.locals_of(r, "apply"), RuleNames(self, r, "apply", "predator"))
             out += finish(wrap(lines), r.prefix)
         return out

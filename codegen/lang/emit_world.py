@@ -1,9 +1,9 @@
 """The kernel's world: the predators' and the food's own motion, and the
 state's initial values. Twins of boids_flock.c's predators_step and
 food_step, statement for statement: the hunt (centroid or nearest boid,
-over the boids' new positions), then the library's `edges` and
-`speed_limit` rules with the predators' parameters (their IR, emitted with
-the predator's variables), then the move; food drifts and bounces.
+over the boids' new positions), then the library's `edges` with the
+predators' margins and the spec's `predators.speed` rule if any (their IR,
+emitted with the predator's variables), then the move; food drifts and bounces.
 """
 from __future__ import annotations
 
@@ -13,13 +13,11 @@ from .emit_py import Emitter
 
 
 def predators_step(b: StepBuilder) -> None:
-    from ..model import library
-
     m, fl = b.m, b.arith == "float"
     pr = m.spec.predators
     e = b.plumbing("predators")
     c = lambda name, args, text, **kw: b.call(e, name, args, text, **kw)  # noqa: E731
-    b.emit(1, "# predators: hunt, the boids' own edges and speed_limit rules with the predators' parameters, move")
+    b.emit(1, "# predators: hunt, their own rules (" + ", ".join(r.name for r in m.predator_motion) + "), move")
     b.emit(1, "for k in range(px.shape[0]):")
     d = 2
     b.emit(d, "ex = px[k]", "ey = py[k]", "evx = pvx[k]", "evy = pvy[k]")
@@ -47,14 +45,11 @@ def predators_step(b: StepBuilder) -> None:
             for v, a, s in (("evx", "x", "ex"), ("evy", "y", "ey")):
                 off = c("sub", [f"{a}[best]", s], f"boid.{a} - {a}")
                 b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [off, fac], 'offset * hunt.factor', fb=True)], 'v + ...')}")
-    lib = library(m.frac_bits)
     me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
-    for name, prefix in (("edges", "pe"), ("speed_limit", "ps")):
-        ir = lib[name]
-        refs = getattr(m.predator_rules, name).refs
-        names = Names(0, refs, ir.role_types, b.arith, m.spec, self_names=me, prefix=prefix)
-        em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {name}", path="")
-        b.take(em, em.block(ir.apply, d))
+    for k, mr in enumerate(m.predator_motion):
+        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}")
+        em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
+        b.take(em, em.block(mr.ir.apply, d))
     b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
            f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
     b.record(d, "predator", "k")

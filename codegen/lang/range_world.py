@@ -4,8 +4,8 @@ Predators and food do not move by rules in the IR yet (the firmware's
 predators_step and food_step in codegen/templates/firmware/boids_flock.c.j2):
 the predators' hunt and the food's drift are hand-written transfers here,
 op for op with those functions, recorded as sites like the rules' own; the
-predators' edges and speed limit are the library's `edges` and
-`speed_limit` IR bound to the predators' parameters (m.spec.predators).
+predators' own rules (m.predator_motion: the library's `edges` with their
+margins, then `predators.speed` if the spec has one) run as IR.
 """
 from __future__ import annotations
 
@@ -17,20 +17,17 @@ from .range_eval import Context, Val, join_envs
 
 def predator_frame(an, pvb: int):
     """Predators: the hunt (hand-written, after predators_step in
-    boids_flock.c.j2), then the library's edges and speed_limit with the
-    predators' parameters, then the move."""
+    boids_flock.c.j2), then their own rules (m.predator_motion), then the
+    move."""
     pr = an.spec.predators
     v = Iv(-pvb, pvb)
     env = {("self", "x"): Val(an.X), ("self", "y"): Val(an.Y),
            ("self", "vx"): Val(v, taint=an.ptaint), ("self", "vy"): Val(v, taint=an.ptaint)}
     if pr.hunt:
         env = hunt_step(an, pr.hunt, env)
-    for name, refs in (("edges", {"left": pr.left, "right": pr.right, "top": pr.top, "bottom": pr.bottom,
-                                  "factor": pr.turn_factor}),
-                       ("speed_limit", {"min": pr.min_speed, "max": pr.max_speed})):
-        ir = an.lib[name]
-        ctx = an.context(f"pred:{name}", f"predators: {name}", ir, refs)
-        env, ret = an.run_block(ctx, an.rule_env(ir, refs), ir.apply, env)
+    for mr in an.m.predator_motion:
+        ctx = an.context(f"pred:{mr.name}", f"predators: {mr.name}", mr.ir, mr.refs)
+        env, ret = an.run_block(ctx, an.rule_env(mr.ir, mr.refs), mr.ir.apply, env)
         env = join_envs(env, *ret)
         if env is None:
             return None

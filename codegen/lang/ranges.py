@@ -26,9 +26,9 @@ once, with:
 
 Predators and food do not move by rules in the IR yet (the firmware's
 predators_step and food_step): the predators' hunt and the food's drift
-are hand-written transfers (range_world.py), and the predators' edges and
-speed limit are the library's `edges` and `speed_limit` IR bound to the
-predators' parameters (m.spec.predators).
+are hand-written transfers (range_world.py), and the predators' own rules
+(m.predator_motion: `edges` with their margins, then `predators.speed`)
+run as IR.
 """
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ void boids_spawn(flock_t *f, rng_t *r, int32_t n)
         b->x = rng_range(r, P->margin, fx_sub(BOIDS_WIDTH_FX, P->margin));
         b->y = rng_range(r, P->margin, fx_sub(BOIDS_HEIGHT_FX, P->margin));
         spawn_velocity(r, P->min_speed, P->max_speed, &b->vx, &b->vy);
-        b->bias = 0;
+        b->bias = f->count < P->scout_group1 ? P->bias1 : (fx_isub(f->count, P->scout_group1) < P->scout_group2 ? P->bias2 : 0);
         f->count++;
     }
 }
