@@ -10,6 +10,8 @@ returns ASCII only, on one line, and cannot end the construct it sits in:
   py_str     a complete Python string literal
   py_comment text for after a Python or Makefile '#'
   make_path  a path for a Makefile variable
+  xml_text   text for an XML element or a quoted attribute value
+  xml_comment text for inside <!-- ... -->
 
 Identifiers (parameter, rule and spec names) are never escaped: they are
 checked once against both languages (codegen/names.py) and refused.
@@ -97,3 +99,34 @@ def make_path(p: str) -> str:
     if bad:
         raise UnsafePath(f"the path {p!r} holds {', '.join(repr(c) for c in bad)}, which a Makefile cannot spell")
     return p
+
+
+def xml_text(s: str) -> str:
+    """s as XML character data, safe in an element and in a quoted attribute:
+    markup characters and everything outside printable ASCII as character
+    references. Characters XML 1.0 cannot carry at all (most control
+    characters) are refused: UnsafePath."""
+    out = []
+    for ch in str(s):
+        cp = ord(ch)
+        if ch in _XML_MARKUP:
+            out.append(_XML_MARKUP[ch])
+        elif ch in _PRINTABLE:
+            out.append(ch)
+        elif ch in "\t\n\r" or 0xA0 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD or cp >= 0x10000:
+            out.append(f"&#x{cp:X};")
+        else:
+            raise UnsafePath(f"{s!r} holds U+{cp:04X}, which XML cannot carry")
+    return "".join(out)
+
+
+_XML_MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+
+
+def xml_comment(s: str) -> str:
+    """s for inside <!-- -->: one line of ASCII, never '--' (which XML forbids
+    in a comment) nor a final '-'."""
+    t = _comment_text(s)
+    while "--" in t:
+        t = t.replace("--", "-~")
+    return t + " " if t.endswith("-") else t

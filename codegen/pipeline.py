@@ -114,7 +114,8 @@ def write_tree(files: dict[str, str], outdir: Path) -> list[str]:
     their modification times (make and numba's cache go by them)."""
     changed = [rel for rel, text in files.items() if _read(outdir / rel) != text]
     stray = [f"{sub}/{p.name}" for sub in SUBDIRS if (outdir / sub).is_dir()
-             for p in (outdir / sub).iterdir() if p.name not in KEEP and f"{sub}/{p.name}" not in files]
+             for p in (outdir / sub).iterdir() if p.name not in KEEP and f"{sub}/{p.name}" not in files
+             and not any(rel.startswith(f"{sub}/{p.name}/") for rel in files)]
     touched = sorted({rel.split("/", 1)[0] for rel in changed + stray})
     if not touched:
         return []
@@ -147,6 +148,7 @@ def _replace_subdir(outdir: Path, sub: str, files: dict[str, str]) -> None:
         for keep in KEEP:
             if (final / keep).is_dir():
                 os.rename(final / keep, tmp / keep)
+        _keep_ide_files(final, tmp, files)
         if final.exists():
             old_dir = Path(tempfile.mkdtemp(dir=outdir, prefix=f".{sub}.old-"))
             os.rename(final, old_dir / sub)
@@ -161,3 +163,16 @@ def _replace_subdir(outdir: Path, sub: str, files: dict[str, str]) -> None:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _keep_ide_files(final: Path, tmp: Path, files: dict[str, str]) -> None:
+    """What MPLAB X writes into the project folder (<name>.X/build, dist,
+    nbproject/private, its makefiles) survives a regeneration."""
+    if not final.is_dir():
+        return
+    for proj in sorted(final.glob("*.X")):
+        for p in sorted(proj.rglob("*")):
+            rel = p.relative_to(final).as_posix()
+            if p.is_file() and not p.is_symlink() and rel not in files and not (tmp / rel).exists():
+                (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(p, tmp / rel)  # a copy: a failed write leaves the old folder whole

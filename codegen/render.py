@@ -10,6 +10,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from . import escape
 from .model import GenModel
+from .mplabx import render_project
 
 HERE = Path(__file__).parent
 RUNTIME_DIR = HERE.parent / "firmware_runtime"
@@ -25,7 +26,7 @@ def _env() -> Environment:
         undefined=StrictUndefined, autoescape=False,
     )
     env.filters.update(c_str=escape.c_str, c_comment=escape.c_comment, py_str=escape.py_str,
-                       py_comment=escape.py_comment)
+                       py_comment=escape.py_comment, xml=escape.xml_text, xml_comment=escape.xml_comment)
     return env
 
 
@@ -41,6 +42,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     runtime_rel = DEFAULT_RUNTIME_REL
     if outdir is not None:
         runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
+    project_runtime = Path(runtime_rel).as_posix()
     try:
         runtime_rel = escape.make_path(runtime_rel)
     except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
@@ -49,6 +51,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
+    out.update(render_project(m, env, out, project_runtime, RUNTIME_DIR))  # the MPLAB X project
     out.update(render_python(m, env))
     return dict(sorted(out.items()))
 
