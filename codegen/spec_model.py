@@ -244,6 +244,9 @@ class Spec(Strict):
     flock: Flock = Flock()
     seed: int = Field(1, ge=0, le=0xFFFFFFFF)
     update_order: Literal["sequential", "synchronous"] = "sequential"
+    move_by: Literal["new_velocity", "previous_velocity"] = Field(
+        "new_velocity", description="a boid moves by the velocity its rules just computed (seeds 000-002, "
+        "004), or by the one it started the frame with (seed 003's position + velocity before the update)")
     params: dict[Name, Param]
     spawn: Spawn
     rule_defs: dict[Name, RuleDefinition] = Field(

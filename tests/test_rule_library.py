@@ -95,7 +95,7 @@ def test_separation_force():
     s = sim_of("vector_forces", [(300, 240, 0, 0), (310, 240, 0, 0)], alignment_weight=0, cohesion_weight=0)
     s.step()
     # unit(self - other) / d = (-1, 0) / 10, mean over one neighbour, weight 1
-    close(boid(s), (299.9, 240, -0.1, 0))
+    close(boid(s), (300, 240, -0.1, 0))  # seed 003 moves by the velocity the frame started with (0)
 
 
 def test_alignment_force_is_limited():
@@ -125,6 +125,21 @@ def test_target_seek():
     s.set_target(400.0, 300.0, on=False)
     s.step()
     close(boid(s)[2:], (1.2, 0.12))  # no pull while off
+
+
+def test_seed_003_moves_by_the_previous_velocity():
+    """Seed 003: the new velocity is computed, then `position = self.position
+    + self.velocity` with the velocity of before (vector_forces: move_by:
+    previous_velocity); every other spec moves by the new one."""
+    s = sim_of("vector_forces", [(300, 240, 1, 0)])
+    s.set_target(400.0, 300.0)
+    s.step()
+    close(boid(s), (301, 240, 1.2, 0.12))
+    s.step()
+    close(boid(s)[:2], (302.2, 240.12))
+    t = sim_of("boids", [(10, 100, 2.5, 0)])  # in the left margin: the edge turns it, then it moves
+    t.step()
+    assert float(t.vx[0]) != 2.5 and float(t.x[0]) == pytest.approx(10 + float(t.vx[0]))
 
 
 # ---- seed 004 ----

@@ -219,14 +219,20 @@ class StepBuilder:
         return lines + [INDENT * depth + "continue"]
 
     def store(self, d: int, move: bool) -> None:
+        previous = self.m.spec.move_by == "previous_velocity"
+        if move and previous:  # by the velocity the frame started with, still in vx[i]
+            self.move(d, "vx[i]", "vy[i]")
         self.emit(d, "vx[i] = bvx", "vy[i] = bvy")
         for name, *_ in self.state:
             self.emit(d, f"a_{name}[i] = s_{name}")
-        if move:
-            e = self.plumbing("move")
-            self.emit(d, f"x[i] = {self.call(e, 'add', ['bx', 'bvx'], 'x + vx')}",
-                      f"y[i] = {self.call(e, 'add', ['by', 'bvy'], 'y + vy')}")
+        if move and not previous:
+            self.move(d, "bvx", "bvy")
         self.record(d, "boid", "i")
+
+    def move(self, d: int, vx: str, vy: str) -> None:
+        e = self.plumbing("move")
+        self.emit(d, f"x[i] = {self.call(e, 'add', ['bx', vx], 'x + vx')}",
+                  f"y[i] = {self.call(e, 'add', ['by', vy], 'y + vy')}")
 
     @property
     def all_groups(self) -> list:

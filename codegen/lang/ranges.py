@@ -256,8 +256,8 @@ class _Analysis:
             if r.ir.apply:
                 env, ret = self.run_block(ctx, er, r.ir.apply, env, extras.get(ctx.label))
                 returned += ret
-        if env is not None:
-            self._move(Context("move", "move", None, {}), env)
+        if env is not None:  # move_by: the velocity just computed, or the frame's first
+            self._move(Context("move", "move", None, {}), env if self.spec.move_by == "new_velocity" else shared)
         return join_envs(env, *returned)
 
     def _move(self, ctx, env):
