@@ -206,12 +206,10 @@ class GenModel:
 
     @property
     def pps(self) -> dict:
-        from .spec_checks import SDO1_OUTPUT, U2RX_INPUT, U2TX_OUTPUT
+        from .board_checks import pps_codes
 
         b = self.spec.board
-        return {"sdo_reg": f"RP{b.tft.sdo[1:]}R", "sdo_code": SDO1_OUTPUT[b.tft.sdo],
-                "rx_code": U2RX_INPUT[b.uart.rx], "tx_reg": f"RP{b.uart.tx[1:]}R",
-                "tx_code": U2TX_OUTPUT[b.uart.tx]}
+        return pps_codes(b.tft.sdo, b.uart.rx, b.uart.tx)
 
     @property
     def boid_rgb565(self) -> int:

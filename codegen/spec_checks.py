@@ -11,7 +11,6 @@ from fractions import Fraction
 from .board_checks import board_issues as _board_issues
 from .names import folder_problem, identifier_problem
 from .pic32_clock import baud_problem
-from .pic32_pins import input_pins, output_pins
 from .spec_errors import SpecIssue
 
 FORMATS = {"s16.15": 15, "s15.16": 16}
@@ -142,10 +141,6 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
     if isinstance(size, int) and isinstance(cap, int) and size > cap:
         out.append(loc8.issue(("flock", "size"), f"size {size} > capacity {cap}"))
     return out
-
-
-# PPS codes per pin for codegen/model.py (the tables: codegen/pic32_pins.py).
-U2RX_INPUT, SDO1_OUTPUT, U2TX_OUTPUT = input_pins("U2RX"), output_pins("SDO1"), output_pins("U2TX")
 
 
 def _world_issues(data: dict, loc8) -> list[SpecIssue]:
