@@ -87,7 +87,7 @@ def test_overflow_names_frame_boid_and_expression():
 
 
 def test_overflow_in_a_predator_names_the_predator():
-    model = _model(ROOT / "spec" / "lab_tft_predator.yaml")
+    model = _model(ROOT / "spec" / "combo_scouts_predators_obstacles.yaml")  # predators.speed: speed_limit
     sim = checked_simulation(model)
     one = 1 << model.FRAC_BITS
     sim.params.raw["predator_count"] = 2
