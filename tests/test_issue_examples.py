@@ -15,47 +15,8 @@ from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
 from pysim.trace import compare
 
 from .conftest import ROOT, require_tool
+from .issue_examples import RULE_DEFS
 
-RULE_DEFS = """
-rule_defs:
-  wind:
-    description: a steady drift added every frame
-    roles: {x: fixed, y: fixed}
-    apply: |
-      vx += x
-      vy += y
-  crowding:
-    description: slow down in a crowd
-    roles: {range: fixed, slow: fixed}
-    neighbours: {of: boids, within: range}
-    each: |
-      crowd += 1
-    apply: |
-      if crowd > 3:
-          vx -= vx * slow
-          vy -= vy * slow
-  restless:
-    description: an urge to turn builds up until the boid turns left
-    roles: {rate: fixed, limit: fixed}
-    state: {urge: 0}
-    apply: |
-      urge = min(urge + rate, limit)
-      if urge >= limit:
-          t = vx
-          vx = -vy
-          vy = t
-          urge = 0
-  predator_push:
-    description: turn away from predators, summed
-    roles: {range: fixed, push: fixed}
-    neighbours: {of: predators, within: range}
-    each: |
-      away_x += dx
-      away_y += dy
-    apply: |
-      vx += sign(away_x) * push
-      vy += sign(away_y) * push
-"""
 FLOCK_PARAMS = """  wind_x: {default: 0.01, min: -1, max: 1, unit: px/frame^2}
   wind_y: {default: -0.005, min: -1, max: 1, unit: px/frame^2}
   crowd_range: {default: 12, min: 0, max: 40, unit: px}
@@ -81,7 +42,7 @@ def _spec(folder: Path, base: str, name: str, params: str, rules: str, extra: st
     text = (ROOT / "spec" / base).read_text(encoding="utf-8")
     text = text.replace(f"name: {Path(base).stem}", f"name: {name}", 1).replace("\nparams:\n", "\nparams:\n" + params, 1)
     i = text.index("\n", text.index("  - {rule: speed_limit")) + 1  # the library rules as before, then the new ones
-    text = text[:i] + rules + text[i:] + extra + RULE_DEFS
+    text = text[:i] + rules + text[i:] + extra + "\n" + RULE_DEFS
     path = folder / "spec" / f"{name}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

@@ -24,6 +24,8 @@ from codegen.spec_loader import load_spec
 from pysim.fxdecimal import from_number
 from pysim.fxops import namespace, new_status, status_finding
 
+from .issue_examples import ISSUE_RULES
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 BOIDS = (ROOT / "spec" / "boids.yaml").read_text()
@@ -340,45 +342,7 @@ def test_unparse_prints_the_rule_text():
     assert "1 if index < scouts.group1 else 2 if index - scouts.group1 < scouts.group2 else 0" in texts
 
 
-ISSUE_EXAMPLES = """\
-  wind:
-    description: a steady drift added every frame
-    roles: {x: fixed, y: fixed}
-    apply: |
-      vx += x
-      vy += y
-  crowding:
-    description: slow down in a crowd
-    roles: {range: fixed, slow: fixed}
-    neighbours: {of: boids, within: range}
-    each: |
-      crowd += 1
-    apply: |
-      if crowd > 3:
-          vx -= vx * slow
-          vy -= vy * slow
-  restless:
-    description: an urge to turn builds up until the boid turns left
-    roles: {rate: fixed, limit: fixed}
-    state: {urge: 0}
-    apply: |
-      urge = min(urge + rate, limit)
-      if urge >= limit:
-          t = vx
-          vx = -vy
-          vy = t
-          urge = 0
-  predator_push:
-    description: turn away from predators, summed
-    roles: {range: fixed, push: fixed}
-    neighbours: {of: predators, within: range}
-    each: |
-      away_x += dx
-      away_y += dy
-    apply: |
-      vx += sign(away_x) * push
-      vy += sign(away_y) * push
-"""
+ISSUE_EXAMPLES = ISSUE_RULES
 
 
 def test_the_issue_examples_pass(tmp_path):

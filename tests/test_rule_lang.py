@@ -15,48 +15,10 @@ from codegen.lang.ir import Accumulate, Assign, Const, If, Ref, Return, Type
 from codegen.spec_errors import SpecError
 from codegen.spec_loader import read_yaml
 
+from .issue_examples import RULE_DEFS as EXAMPLES
+
 F, I, B, SF, SI = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT
 
-EXAMPLES = """\
-rule_defs:
-  wind:
-    description: a steady drift added every frame
-    roles: {x: fixed, y: fixed}
-    apply: |
-      vx += x
-      vy += y
-  crowding:
-    description: slow down in a crowd
-    roles: {range: fixed, slow: fixed}
-    neighbours: {of: boids, within: range}
-    each: |
-      crowd += 1
-    apply: |
-      if crowd > 3:
-          vx -= vx * slow
-          vy -= vy * slow
-  restless:
-    description: an urge to turn builds up until the boid turns left
-    roles: {rate: fixed, limit: fixed}
-    state: {urge: 0}
-    apply: |
-      urge = min(urge + rate, limit)
-      if urge >= limit:
-          t = vx
-          vx = -vy
-          vy = t
-          urge = 0
-  predator_push:
-    description: turn away from predators, summed
-    roles: {range: fixed, push: fixed}
-    neighbours: {of: predators, within: range}
-    each: |
-      away_x += dx
-      away_y += dy
-    apply: |
-      vx += sign(away_x) * push
-      vy += sign(away_y) * push
-"""
 
 
 def load_defs(tmp_path: Path, text: str, name: str = "spec.yaml"):
