@@ -8,7 +8,9 @@ spatial grid: synchronous order with performance.grid on):
    `warmup` frames (a realistic, clustered flock, not a fresh spawn) and
    writes the whole state (flock_t, rng_t, parameters: 32-bit fields only,
    the same layout on x86-64 and mipsel) to a file; it also counts the SPI
-   bytes one frame's erase + draw sends to the ILI9340 (platform_host.c);
+   bytes one frame's erase + draw sends to the ILI9340 (host_ili9340.c),
+   and apart from them what start-up sends once (tft_init and the first
+   black screen: not part of any frame);
 2. the same flock code, cross-compiled with mipsel-linux-gnu-gcc -march=m4k
    at -O1 (what XC32's free edition allows) and -O2, freestanding (our own
    startup, exit syscall; no libc: Debian's libc6-dev-mipsel-cross is not
@@ -85,7 +87,8 @@ def _run(cmd, **kw) -> subprocess.CompletedProcess:
 def build_host_driver(fw: Path, out: Path) -> Path:
     """The warm-up / SPI-counting driver, natively, over the generated flock."""
     src = [BUDGET_DIR / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
-           RUNTIME_DIR / "platform_host.c", RUNTIME_DIR / "draw.c", RUNTIME_DIR / "font5x7.c",
+           RUNTIME_DIR / "platform_host.c", RUNTIME_DIR / "host_ili9340.c", RUNTIME_DIR / "draw.c",
+           RUNTIME_DIR / "font5x7.c",
            RUNTIME_DIR / "tft_ili9340.c", RUNTIME_DIR / "host_image.c"]
     _run(["gcc", *CFLAGS_STRICT, "-O2", f"-I{fw}", f"-I{RUNTIME_DIR}", *src, "-o", out])
     return out
@@ -213,6 +216,9 @@ class Budget:
     rows: list
     ram: dict  # variant -> (per boid, fixed)
     warmup: int
+    startup_bytes: int = 0  # tft_init, sent once
+    clear_bytes: int = 0  # the first black screen, once
+    startup_ms: int = 0  # tft_init's waits (reset, SWRESET, SLPOUT)
 
     def frame_ms(self, row: Row, opt: str) -> float:
         return (row.insns[opt] * self.cpi / self.f_cpu + row.spi_bytes * 8 / self.spi_hz) * 1000
@@ -252,6 +258,10 @@ class Budget:
             out.append(f"| {r.variant} | {r.n} | {o1:,} | {o2:,} | {cyc:,.0f} | {cyc / self.f_cpu * 1000:.2f} "
                        f"| {r.spi_bytes:,} | {spi_ms:.2f} | {f1:.2f} | {f2:.2f} | {'yes' if f1 <= period else 'no'} |")
         out.append("")
+        once = self.startup_bytes + self.clear_bytes
+        out.append(f"start-up, once and not in any frame: {self.startup_bytes:,} SPI bytes of ILI9340 initialisation "
+                   f"+ {self.clear_bytes:,} clearing the panel = {once:,} bytes, {once * 8 / self.spi_hz * 1000:.2f} ms "
+                   f"(after tft_init's waits for reset, SWRESET and SLPOUT: {self.startup_ms} ms)")
         for v in dict.fromkeys(r.variant for r in self.rows):
             per, fixed = self.ram[v]
             ram_n = int((RAM_MAX - fixed) // per) if per > 0 else 0
@@ -283,7 +293,7 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
     spec = checked_model(spec_path).spec  # the spec as written passes the gate; its what-if sizes need not
     seed = spec.seed if seed is None else seed
     cap = max(max(boids), 1)
-    rows, ram = [], {}
+    rows, ram, once = [], {}, {}
     with tempfile.TemporaryDirectory(prefix="boids-budget-") as tmp:
         tmp = Path(tmp)
         for vname, kw in variants_for(spec, which):
@@ -296,7 +306,9 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
             for n in boids:
                 state = vdir / f"state_{n}.bin"
                 res = _run([host, str(n), str(warmup), str(seed), state])
-                spi = int(re.search(r"spi_bytes=(\d+)", res.stdout).group(1))
+                spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
+                once = {k: int(re.search(rf"^{k}=(\d+)", res.stdout, re.M).group(1))
+                        for k in ("startup_bytes", "clear_bytes", "startup_ms")}
                 row = Row(vname, n, spi_bytes=spi)
                 for opt in opts:
                     elf = build_m4k_driver(fw, state, opt, vdir / f"frame_{n}{opt}.elf")
@@ -304,4 +316,5 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
                 rows.append(row)
                 if progress:
                     progress(row)
-    return Budget(spec.name, spec.board.spi_hz, spec.frame_rate, cpi, F_CPU, rows, ram, warmup)
+    return Budget(spec.name, spec.board.spi_hz, spec.frame_rate, cpi, F_CPU, rows, ram, warmup,
+                  once.get("startup_bytes", 0), once.get("clear_bytes", 0), once.get("startup_ms", 0))

@@ -205,6 +205,13 @@ class GenModel:
         return [(stem, pin[1], int(pin[2:])) for stem, pin in pins]
 
     @property
+    def panel(self):
+        """The ILI9340 panel and the world's scale on it (codegen/panel.py)."""
+        from .panel import spec_panel
+
+        return spec_panel(self.spec)
+
+    @property
     def pps(self) -> dict:
         from .board_checks import pps_codes
 

@@ -26,21 +26,21 @@ int draw_clip(int *x, int *y, int *w, int *h, int width, int height)
 
 void plat_draw_pixel(int x, int y, uint16_t color)
 {
-    if (x < 0 || y < 0 || x >= BOIDS_WIDTH || y >= BOIDS_HEIGHT) return;
+    if (x < 0 || y < 0 || x >= BOIDS_PANEL_WIDTH || y >= BOIDS_PANEL_HEIGHT) return;
     tft_pixel(x, y, color);
 }
 
 void plat_fill_rect(int x, int y, int w, int h, uint16_t color)
 {
-    if (draw_clip(&x, &y, &w, &h, BOIDS_WIDTH, BOIDS_HEIGHT)) tft_fill_rect(x, y, w, h, color);
+    if (draw_clip(&x, &y, &w, &h, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) tft_fill_rect(x, y, w, h, color);
 }
 
-void plat_fill_screen(uint16_t color) { tft_fill_rect(0, 0, BOIDS_WIDTH, BOIDS_HEIGHT, color); }
+void plat_fill_screen(uint16_t color) { tft_fill_rect(0, 0, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT, color); }
 
 void plat_blit(int x, int y, int w, int h, const uint16_t *px)
 {
     int cx = x, cy = y, cw = w, ch = h;
-    if (!draw_clip(&cx, &cy, &cw, &ch, BOIDS_WIDTH, BOIDS_HEIGHT)) return;
+    if (!draw_clip(&cx, &cy, &cw, &ch, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) return;
     tft_blit(cx, cy, cw, ch, px + (cy - y) * w + (cx - x), w);
 }
 
@@ -102,7 +102,7 @@ void plat_fill_circle(int cx, int cy, int r, uint16_t color)
 {
     long x, dy, lim;
     if (r < 0) return;
-    if (r > 2 * (BOIDS_WIDTH + BOIDS_HEIGHT)) r = 2 * (BOIDS_WIDTH + BOIDS_HEIGHT); /* covers the screen anyway */
+    if (r > 2 * (BOIDS_PANEL_WIDTH + BOIDS_PANEL_HEIGHT)) r = 2 * (BOIDS_PANEL_WIDTH + BOIDS_PANEL_HEIGHT); /* covers the screen anyway */
     lim = (long)r * r + r;
     x = r;
     for (dy = 0; dy <= r; dy++) {

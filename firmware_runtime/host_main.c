@@ -173,7 +173,7 @@ int main(int argc, char **argv)
     }
 
     plat_init();
-    if (gif_path && image_gif_begin(&gif, gif_path, BOIDS_WIDTH, BOIDS_HEIGHT) != 0) {
+    if (gif_path && image_gif_begin(&gif, gif_path, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT) != 0) {
         perror(gif_path);
         return 1;
     }
@@ -239,12 +239,17 @@ int main(int argc, char **argv)
         perror(shot);
         return 1;
     }
-    if (png && image_write_png(png, host_framebuffer(), BOIDS_WIDTH, BOIDS_HEIGHT) != 0) {
+    if (png && image_write_png(png, host_framebuffer(), BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT) != 0) {
         perror(png);
         return 1;
     }
     if (gif.f && (image_gif_end(&gif) != 0 || gif_failed)) {
         perror(gif_path);
+        return 1;
+    }
+    if (host_tft_errors()) { /* the board's panel would not show what the images do */
+        fprintf(stderr, "boids_host: %" PRIu32 " ILI9340 stream errors; first: %s\n", host_tft_errors(),
+                host_tft_first_error());
         return 1;
     }
     return 0;

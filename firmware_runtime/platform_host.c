@@ -1,6 +1,6 @@
 /* platform_host.c - the platform layer for Linux: the same firmware, with an
- * OS clock (or virtual time), an in-memory RGB565 framebuffer and the serial
- * link on stdio or a pseudo-terminal. */
+ * OS clock (or virtual time), the serial link on stdio or a pseudo-terminal,
+ * and the panel's framebuffer decoded from the ILI9340 bytes (host_ili9340.c). */
 #define _DEFAULT_SOURCE /* cfmakeraw */
 #define _XOPEN_SOURCE 600
 #include <errno.h>
@@ -16,8 +16,6 @@
 #include "platform_host.h"
 #include "tft_ili9340.h"
 
-static uint16_t fb[BOIDS_WIDTH * BOIDS_HEIGHT];
-static uint64_t spi_bytes;
 static int virtual_time;
 static uint32_t virtual_ms;
 static struct timespec t_start;
@@ -27,8 +25,7 @@ static void (*frame_cb)(uint32_t);
 void plat_init(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &t_start);
-    memset(fb, 0, sizeof fb);
-    tft_init(); /* same bytes as the board's start-up (counted, no pixels) */
+    tft_init(); /* same bytes as the board's start-up (decoded by host_ili9340.c) */
 }
 
 void host_use_virtual_time(void) { virtual_time = 1; }
@@ -115,102 +112,20 @@ const char *host_open_pty(void)
     return path;
 }
 
-/* The display end of the ILI9340 driver: the bytes tft_ili9340.c sends are
- * counted (what SPI would carry) and decoded as the controller would
- * (CASET/PASET window, RAMWR pixels MSB first) into the framebuffer. */
-static struct {
-    uint8_t cmd;         /* last command byte */
-    unsigned nargs;      /* data bytes received since it */
-    uint8_t args[4];
-    int xs, xe, ys, ye;  /* window */
-    int cx, cy;          /* RAMWR cursor */
-    int have_hi;
-    uint8_t hi;
-} lcd;
-
-static void lcd_put(uint16_t color)
-{
-    if (lcd.cx >= 0 && lcd.cy >= 0 && lcd.cx < BOIDS_WIDTH && lcd.cy < BOIDS_HEIGHT)
-        fb[lcd.cy * BOIDS_WIDTH + lcd.cx] = color;
-    if (++lcd.cx > lcd.xe) {
-        lcd.cx = lcd.xs;
-        if (++lcd.cy > lcd.ye) lcd.cy = lcd.ys;
-    }
-}
-
-void tft_port_select(int on) { (void)on; }
-void tft_port_reset(int level) { (void)level; }
-void tft_port_delay_ms(uint32_t ms) { (void)ms; }
-
-void tft_port_command(uint8_t cmd)
-{
-    spi_bytes++;
-    lcd.cmd = cmd;
-    lcd.nargs = 0;
-    lcd.have_hi = 0;
-    if (cmd == ILI_RAMWR) {
-        lcd.cx = lcd.xs;
-        lcd.cy = lcd.ys;
-    }
-}
-
-static void lcd_data(uint8_t b)
-{
-    spi_bytes++;
-    if (lcd.cmd == ILI_RAMWR) {
-        if (!lcd.have_hi) {
-            lcd.hi = b;
-            lcd.have_hi = 1;
-        } else {
-            lcd.have_hi = 0;
-            lcd_put((uint16_t)((lcd.hi << 8) | b));
-        }
-        return;
-    }
-    if ((lcd.cmd == ILI_CASET || lcd.cmd == ILI_PASET) && lcd.nargs < 4) {
-        lcd.args[lcd.nargs++] = b;
-        if (lcd.nargs == 4) {
-            int lo = (lcd.args[0] << 8) | lcd.args[1], hi = (lcd.args[2] << 8) | lcd.args[3];
-            if (lcd.cmd == ILI_CASET) lcd.xs = lo, lcd.xe = hi;
-            else lcd.ys = lo, lcd.ye = hi;
-        }
-    }
-}
-
-void tft_port_data(const uint8_t *b, size_t n)
-{
-    while (n--) lcd_data(*b++);
-}
-
-void tft_port_fill(uint16_t color, uint32_t n)
-{
-    if (lcd.cmd != ILI_RAMWR || lcd.have_hi) {
-        while (n--) {
-            lcd_data((uint8_t)(color >> 8));
-            lcd_data((uint8_t)color);
-        }
-        return;
-    }
-    spi_bytes += 2u * (uint64_t)n;
-    while (n--) lcd_put(color);
-}
-
 void host_on_frame(void (*cb)(uint32_t)) { frame_cb = cb; }
 void plat_frame_done(uint32_t frame)
 {
     if (frame_cb) frame_cb(frame);
 }
 
-uint64_t host_spi_bytes(void) { return spi_bytes; }
-const uint16_t *host_framebuffer(void) { return fb; }
-
 int host_write_ppm(const char *path)
 {
+    const uint16_t *fb = host_framebuffer();
     FILE *f = fopen(path, "wb");
     int i;
     if (!f) return -1;
-    fprintf(f, "P6\n%d %d\n255\n", BOIDS_WIDTH, BOIDS_HEIGHT);
-    for (i = 0; i < BOIDS_WIDTH * BOIDS_HEIGHT; i++) {
+    fprintf(f, "P6\n%d %d\n255\n", BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT);
+    for (i = 0; i < BOIDS_PANEL_WIDTH * BOIDS_PANEL_HEIGHT; i++) {
         unsigned char px[3];
         uint16_t c = fb[i];
         px[0] = (unsigned char)(((c >> 11) & 0x1F) * 255 / 31);

@@ -13,10 +13,17 @@ void host_advance_ms(uint32_t ms);
 void host_serial_fds(int in_fd, int out_fd);
 /* Open a pseudo-terminal for the serial link; returns its path or NULL. */
 const char *host_open_pty(void);
-/* Bytes that a pixel-addressed SPI display would have been sent. */
+/* The panel (host_ili9340.c): the SPI bytes the ILI9340 driver sent, the
+ * framebuffer they decode to (RGB565, BOIDS_PANEL_WIDTH x BOIDS_PANEL_HEIGHT,
+ * row-major: what the board's panel shows), whether the controller is out of
+ * sleep with the display on, and the bytes it would not have accepted: how
+ * many, and the first in words (NULL when none). */
 uint64_t host_spi_bytes(void);
-/* The RGB565 framebuffer, BOIDS_WIDTH x BOIDS_HEIGHT, row-major. */
 const uint16_t *host_framebuffer(void);
+int host_tft_showing(void);
+uint32_t host_tft_waited_ms(void); /* the driver's waits (tft_port_delay_ms) so far */
+uint32_t host_tft_errors(void);
+const char *host_tft_first_error(void);
 /* Write the framebuffer as a binary PPM. Returns 0 on success. */
 int host_write_ppm(const char *path);
 /* Frame callback set by host_main (trace writing). */

@@ -7,10 +7,41 @@ static void cmd_data(uint8_t cmd, const uint8_t *d, size_t n)
     if (n) tft_port_data(d, n);
 }
 
+/* The configuration sent after sleep out: command, parameter count,
+ * parameters. Values and meanings from the ILI9340/ILI9341 datasheet
+ * (section 8.3, level 2 commands); the values are those Adafruit's
+ * ILI9340 driver sends for this panel (the lab's module). */
+static const uint8_t init_seq[] = {
+    /* GVDD, the grey-scale reference = 4.60 V (VRH[5:0] = 0x23) */
+    ILI_PWCTR1, 1, 0x23,
+    /* step-up factors (BT = 0): AVDD = 2 x VCI, VGH = 7 x VCI, VGL = -4 x VCI */
+    ILI_PWCTR2, 1, 0x10,
+    /* VCOMH = 4.250 V (VMH = 0x3E), VCOML = -1.500 V (VML = 0x28) */
+    ILI_VMCTR1, 2, 0x3E, 0x28,
+    /* nVM = 1: VCOM offset from VMF = 6, VCOMH = VMH - 58, VCOML = VML - 58 */
+    ILI_VMCTR2, 1, 0x86,
+    /* orientation and colour order: 0x28 = MV (rows and columns exchanged:
+     * 320x240 landscape) | BGR (the glass's filter order) */
+    ILI_MADCTL, 1, TFT_MADCTL,
+    /* 16 bits per pixel (RGB565) on the MCU and RGB interfaces */
+    ILI_COLMOD, 1, 0x55,
+    /* DIVA = 0 (fosc / 1), RTNA = 0x18 (24 clocks a line): ~79 Hz refresh */
+    ILI_FRMCTR1, 2, 0x00, 0x18,
+    /* PTG = 2: interval scan in the non-display area, PT = 0: there sources at
+     * V63/V0, VCOM at VCOML/VCOMH; REV = 1 (normally white glass), ISC = 2
+     * (scan cycle 5 frames); NL = 0x27: (39 + 1) x 8 = 320 lines */
+    ILI_DFUNCTR, 3, 0x08, 0x82, 0x27,
+    /* gamma curve 1 (G2.2) */
+    ILI_GAMSET, 1, 0x01,
+    /* fine adjustment of the positive-polarity grey-scale voltages (15 steps) */
+    ILI_GMCTRP1, 15, 0x0F, 0x31, 0x2B, 0x0C, 0x0E, 0x08, 0x4E, 0xF1, 0x37, 0x07, 0x10, 0x03, 0x0E, 0x09, 0x00,
+    /* the same for the negative polarity */
+    ILI_GMCTRN1, 15, 0x00, 0x0E, 0x14, 0x03, 0x11, 0x07, 0x31, 0xC1, 0x48, 0x08, 0x0F, 0x0C, 0x31, 0x36, 0x0F,
+};
+
 void tft_init(void)
 {
-    static const uint8_t colmod = 0x55u; /* 16 bits per pixel on the MCU interface */
-    static const uint8_t madctl = TFT_MADCTL;
+    size_t i = 0;
     tft_port_select(0);
     /* Hardware reset: low pulse >= 10 us, then 120 ms before commands. */
     tft_port_reset(1);
@@ -20,17 +51,20 @@ void tft_init(void)
     tft_port_reset(1);
     tft_port_delay_ms(150);
     tft_port_select(1);
-    cmd_data(ILI_SWRESET, 0, 0);
+    cmd_data(ILI_SWRESET, 0, 0); /* registers to their defaults */
     tft_port_select(0);
-    tft_port_delay_ms(150); /* 120 ms before SLPOUT after a reset */
+    tft_port_delay_ms(150); /* >= 5 ms before a command, >= 120 ms before SLPOUT */
     tft_port_select(1);
-    cmd_data(ILI_SLPOUT, 0, 0);
+    cmd_data(ILI_SLPOUT, 0, 0); /* start the supplies and the oscillator */
     tft_port_select(0);
-    tft_port_delay_ms(150); /* 120 ms for the supply to settle after sleep out */
+    tft_port_delay_ms(120); /* >= 5 ms before a command; the supplies settle */
     tft_port_select(1);
-    cmd_data(ILI_COLMOD, &colmod, 1);
-    cmd_data(ILI_MADCTL, &madctl, 1);
-    cmd_data(ILI_DISPON, 0, 0);
+    while (i < sizeof init_seq) {
+        const uint8_t n = init_seq[i + 1];
+        cmd_data(init_seq[i], &init_seq[i + 2], n);
+        i += 2u + n;
+    }
+    cmd_data(ILI_DISPON, 0, 0); /* show the frame memory */
     tft_port_select(0);
 }
 

@@ -12,15 +12,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ILI9340 commands we use (datasheet section 8). */
+/* ILI9340 commands we use (datasheet section 8: level 1 and level 2 command
+ * lists; the same codes as the ILI9341's). */
+#define ILI_NOP 0x00u
 #define ILI_SWRESET 0x01u
+#define ILI_SLPIN 0x10u
 #define ILI_SLPOUT 0x11u
+#define ILI_GAMSET 0x26u  /* gamma set */
+#define ILI_DISPOFF 0x28u
 #define ILI_DISPON 0x29u
 #define ILI_CASET 0x2Au
 #define ILI_PASET 0x2Bu
 #define ILI_RAMWR 0x2Cu
 #define ILI_MADCTL 0x36u
 #define ILI_COLMOD 0x3Au
+#define ILI_FRMCTR1 0xB1u /* frame rate control, normal mode */
+#define ILI_DFUNCTR 0xB6u /* display function control */
+#define ILI_PWCTR1 0xC0u  /* power control 1 */
+#define ILI_PWCTR2 0xC1u  /* power control 2 */
+#define ILI_VMCTR1 0xC5u  /* VCOM control 1 */
+#define ILI_VMCTR2 0xC7u  /* VCOM control 2 */
+#define ILI_GMCTRP1 0xE0u /* positive gamma correction */
+#define ILI_GMCTRN1 0xE1u /* negative gamma correction */
+
+/* Waits the datasheet asks for (SWRESET 01h, SLPOUT 11h): 5 ms before the
+ * next command after either; 120 ms from a reset to SLPOUT. */
+#define ILI_RESET_TO_CMD_MS 5u
+#define ILI_RESET_TO_SLPOUT_MS 120u
+#define ILI_SLPOUT_TO_CMD_MS 5u
 
 /* MADCTL for landscape 320x240: MV (swap rows/columns) | BGR panel order.
  * Override if the picture comes out mirrored on a given module. */
@@ -31,6 +50,8 @@
 /* SPI bytes a window costs: CASET + 4, PASET + 4, RAMWR. Then 2 per pixel. */
 #define TFT_WINDOW_BYTES 11u
 #define TFT_PIXEL_BYTES 2u
+/* SPI bytes of tft_init, sent once at start-up (not per frame). */
+#define TFT_INIT_BYTES 57u
 
 /* --- provided by the platform layer --- */
 void tft_port_select(int on);              /* CS low (on) / high; waits for SPI idle first */

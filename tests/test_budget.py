@@ -64,6 +64,10 @@ def test_budget_cli_measures_a_frame(capsys):
         assert o1 > 100 * n and o2 > 100 * n
         # pixels: erase + draw, 11 to 13 SPI bytes each (a few may be clipped)
         assert 15 * n <= spi <= 26 * n, (v, n, spi)
+    # start-up counted once, apart from the frames: tft_init (TFT_INIT_BYTES) and
+    # the first black screen (one window, 2 bytes a pixel)
+    assert re.search(r"start-up, once and not in any frame: 57 SPI bytes of ILI9340 initialisation "
+                     r"\+ 153,611 clearing the panel", out), out
     # the brute-force pair loop grows faster than linearly
     assert rows[("brut", 120)][0] > 4 * rows[("brut", 40)][0]
     assert re.search(r"brute \(sequential\): largest N at 30 fps: .*RAM 16 B per boid", out), out

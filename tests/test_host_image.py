@@ -112,7 +112,8 @@ def rgb565_to_332(r, g, b):
 def scene(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("draw")
     exe = compile_c([ROOT / "tests" / "c" / "draw_driver.c", RUNTIME / "draw.c", RUNTIME / "font5x7.c",
-                     RUNTIME / "tft_ili9340.c", RUNTIME / "platform_host.c", RUNTIME / "host_image.c"],
+                     RUNTIME / "tft_ili9340.c", RUNTIME / "platform_host.c", RUNTIME / "host_ili9340.c",
+                     RUNTIME / "host_image.c"],
                     tmp / "draw_driver", includes=[ROOT / "tests" / "c" / "draw_cfg", RUNTIME])
     out = subprocess.run([str(exe), str(tmp / "s.png"), str(tmp / "s.ppm")], capture_output=True, text=True,
                          check=True, timeout=RUN).stdout
@@ -126,7 +127,10 @@ def scene(tmp_path_factory):
 def test_spi_bytes_are_what_the_ili9340_driver_sends(scene):
     cost, _ = scene
     # CASET + 4, PASET + 4, RAMWR = 11 bytes per window, then 2 per pixel
-    assert cost["init"] == 7  # SWRESET, SLPOUT, COLMOD + 1, MADCTL + 1, DISPON
+    # SWRESET, SLPOUT, the datasheet's configuration (power, VCOM, MADCTL,
+    # COLMOD, frame rate, display function, gamma: 54 bytes), DISPON
+    assert cost["init"] == 57
+    assert cost["tft_errors"] == 0 and cost["tft_showing"] == 1
     assert cost["fill_screen"] == 11 + 2 * W * H
     assert cost["pixel"] == 13 and cost["pixel_off"] == 0
     assert cost["rect_clipped"] == 11 + 2 * 20 * 10

@@ -39,6 +39,8 @@ int main(int argc, char **argv)
     cost("text");
     plat_draw_text(316, 100, "AB", PLAT_WHITE, PLAT_BLUE); /* 'A' cut to 4 columns, 'B' off screen */
     cost("text_clipped");
+    printf("tft_errors=%" PRIu32 "\ntft_showing=%d\n", host_tft_errors(), host_tft_showing());
+    if (host_tft_errors()) fprintf(stderr, "%s\n", host_tft_first_error());
     if (image_write_png(argv[1], host_framebuffer(), 320, 240) != 0 || host_write_ppm(argv[2]) != 0) return 1;
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "boids_app.h"
 #include "boids_flock.h"
 #include "fxdecimal.h"
+#include "panel_view.h"
 #include "platform.h"
 #include "pt.h"
 #include "serial_cmd.h"
@@ -129,12 +130,13 @@ static PT_THREAD(timing_thread(struct pt *pt))
 }
 
 /* Boids in the spec's shape and colour, predators red, food green;
- * erased by drawing black. */
+ * erased by drawing black. Positions go through the panel's scale
+ * (panel_view.h); shapes keep their pixel size. */
 static void draw_flock(uint16_t color)
 {
     int32_t i;
     for (i = 0; i < boids_flock.count; i++) {
-        const int bx = (int)(boids_flock.b[i].x >> FX_FRAC_BITS), by = (int)(boids_flock.b[i].y >> FX_FRAC_BITS);
+        const int bx = PANEL_PX(boids_flock.b[i].x), by = PANEL_PX(boids_flock.b[i].y);
 #if BOIDS_BOID_SHAPE == 0
         plat_draw_pixel(bx, by, color);
 #elif BOIDS_BOID_SHAPE == 1
@@ -146,14 +148,14 @@ static void draw_flock(uint16_t color)
 #ifdef BOIDS_PREDATOR_CAPACITY
     for (i = 0; i < boids_flock.predator_count; i++) {
         const mover_t *p = &boids_flock.predator[i];
-        plat_fill_rect((int)(p->x >> FX_FRAC_BITS) - 1, (int)(p->y >> FX_FRAC_BITS) - 1, 3, 3,
+        plat_fill_rect(PANEL_PX(p->x) - 1, PANEL_PX(p->y) - 1, 3, 3,
                        color == PLAT_BLACK ? PLAT_BLACK : PLAT_RED);
     }
 #endif
 #ifdef BOIDS_FOOD_CAPACITY
     for (i = 0; i < boids_flock.food_count; i++) {
         const mover_t *p = &boids_flock.food[i];
-        plat_fill_rect((int)(p->x >> FX_FRAC_BITS) - 1, (int)(p->y >> FX_FRAC_BITS) - 1, 2, 2,
+        plat_fill_rect(PANEL_PX(p->x) - 1, PANEL_PX(p->y) - 1, 2, 2,
                        color == PLAT_BLACK ? PLAT_BLACK : PLAT_GREEN);
     }
 #endif
