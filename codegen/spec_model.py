@@ -28,8 +28,11 @@ class BoidLook(Strict):
 
 
 class Display(Strict):
-    width: int = Field(320, gt=0, le=4096, description="pixels")
-    height: int = Field(240, gt=0, le=4096, description="pixels")
+    """The world the rules see; the board's ILI9340 panel (320x240 landscape)
+    draws a larger world scaled to fit (codegen/panel.py)."""
+
+    width: int = Field(320, gt=0, le=4096, description="world pixels")
+    height: int = Field(240, gt=0, le=4096, description="world pixels")
     boid: BoidLook = BoidLook()
 
 
