@@ -107,6 +107,7 @@ def cmd_check(a) -> int:
     m = load(a.spec)
     print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
           f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
+    print(f"display: {m.panel.describe(m.spec.display.width, m.spec.display.height)}")
     for line in report_lines(m):
         print(line)
     for q in zeros(m):

@@ -129,3 +129,10 @@ def test_every_spec_draws_on_the_lab_panel(spec):
     cfg = (ROOT / "generated" / s.name / "firmware" / "boids_config.h").read_text()
     assert f"#define BOIDS_PANEL_WIDTH 320\n#define BOIDS_PANEL_HEIGHT 240\n" in cfg
     assert f"#define BOIDS_VIEW_MUL {v.mul}\n#define BOIDS_VIEW_SHIFT {v.shift}\n" in cfg
+
+
+def test_check_says_how_the_world_is_drawn(capsys):
+    from codegen.cli import main
+
+    assert main(["check", str(ROOT / "spec" / "scouts_vga.yaml")]) == 0
+    assert "display: world 640x480 on the ILI9340's 320x240 panel, scaled by 1/2\n" in capsys.readouterr().out
