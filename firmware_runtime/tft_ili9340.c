@@ -39,6 +39,11 @@ static const uint8_t init_seq[] = {
     ILI_GMCTRN1, 15, 0x00, 0x0E, 0x14, 0x03, 0x11, 0x07, 0x31, 0xC1, 0x48, 0x08, 0x0F, 0x0C, 0x31, 0x36, 0x0F,
 };
 
+/* TFT_INIT_BYTES is what goes on the wire: the table less its 11 count
+ * bytes, plus SWRESET, SLPOUT and DISPON. A compile error if they drift. */
+#define INIT_SEQ_COMMANDS 11u
+typedef char tft_init_bytes_match[(sizeof init_seq - INIT_SEQ_COMMANDS + 3u == TFT_INIT_BYTES) ? 1 : -1];
+
 void tft_init(void)
 {
     size_t i = 0;
