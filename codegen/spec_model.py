@@ -10,6 +10,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from .pic32_pins import NOT_ON_PART, PACKAGE_PIN, PART
+
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 Number = Union[int, float]
 
@@ -163,7 +165,9 @@ class Param(Strict):
     id: int | None = Field(None, ge=0, le=255, description="slider id for the course's `s ID VALUE` form")
 
 
-Pin = Annotated[str, Field(pattern=r"^R[AB][0-9]{1,2}$", description="a PIC32MX250 pin, e.g. RB0")]
+Pin = Annotated[str, Field(pattern=r"^R[AB][0-9]{1,2}$", description=(
+    f"a pin of the {PART} in its 28-pin package: {', '.join(sorted(PACKAGE_PIN, key=lambda n: (n[1], int(n[2:]))))}"
+    f" ({'; '.join(f'no {k}: {v}' for k, v in NOT_ON_PART.items())})"))]
 
 
 class BoardTft(Strict):
