@@ -1,13 +1,15 @@
 """The rule language's four examples exactly as its issue writes them (wind,
 crowding, restless, predator_push): one copy for every test that uses them."""
 
-ISSUE_RULES = """\
+WIND = """\
   wind:
     description: a steady drift added every frame
     roles: {x: fixed, y: fixed}
     apply: |
       vx += x
       vy += y
+"""
+ISSUE_RULES = WIND + """\
   crowding:
     description: slow down in a crowd
     roles: {range: fixed, slow: fixed}

@@ -23,8 +23,9 @@ def read_ppm(path):
     return data[len(head):]
 
 
-def read_png(path):
-    """RGB bytes of a truecolour 8-bit PNG, checking every chunk's CRC."""
+def decode_png(path) -> tuple[int, int, bytes]:
+    """(width, height, RGB bytes) of a truecolour 8-bit PNG, checking every
+    chunk's CRC, the IEND and each row's filter byte."""
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, ihdr = 8, b"", None
@@ -38,11 +39,19 @@ def read_png(path):
         elif kind == b"IDAT":
             idat += body
         pos += 12 + n
-    assert kind == b"IEND" and ihdr == (W, H, 8, 2, 0, 0, 0)
+    assert kind == b"IEND" and ihdr is not None and ihdr[2:] == (8, 2, 0, 0, 0)
+    w, h = ihdr[:2]
     raw = zlib.decompress(idat)  # also checks the Adler-32
-    rows = [raw[y * (1 + 3 * W):(y + 1) * (1 + 3 * W)] for y in range(H)]
+    rows = [raw[y * (1 + 3 * w):(y + 1) * (1 + 3 * w)] for y in range(h)]
     assert all(r[0] == 0 for r in rows)
-    return b"".join(r[1:] for r in rows)
+    return w, h, b"".join(r[1:] for r in rows)
+
+
+def read_png(path):
+    """RGB bytes of a W x H frame."""
+    w, h, rgb = decode_png(path)
+    assert (w, h) == (W, H)
+    return rgb
 
 
 def read_gif(path):

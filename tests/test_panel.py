@@ -4,9 +4,7 @@ only, and the host's pictures are the panel's size for every spec."""
 from __future__ import annotations
 
 import random
-import struct
 import subprocess
-import zlib
 
 import pytest
 
@@ -16,6 +14,7 @@ from codegen.spec_loader import load_spec
 
 from .conftest import ROOT, RUNTIME, compile_c, require_tool
 from .deadline import RUN
+from .test_host_image import decode_png
 
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 
@@ -56,24 +55,6 @@ def test_the_firmware_scales_as_the_generator(tmp_path, mul, shift):
     assert [int(x) for x in out.stdout.split()] == [v.to_panel(r >> 15) for r in raws]
 
 
-def read_png(path):
-    """(width, height, RGB rows) of our encoder's truecolour PNG."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, size = 8, b"", None
-    while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            size = struct.unpack(">II", body[:8])
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    w, h = size
-    raw = zlib.decompress(idat)
-    return w, h, [raw[y * (1 + 3 * w) + 1:(y + 1) * (1 + 3 * w)] for y in range(h)]
-
-
 def positions(trace: str, frame: int, kind: str):
     """(x, y) world pixels of every `kind` in the trace's frame."""
     fields = next(line.split()[3].split(",") for line in trace.splitlines() if line.startswith(f"# kind: {kind} "))
@@ -97,7 +78,8 @@ def test_a_vga_world_is_drawn_whole_at_half_scale(spec, tmp_path):
     png = tmp_path / "frame.png"
     res = subprocess.run([str(exe), "--frames", "300", "--png", str(png), "--trace", "-"], capture_output=True,
                          text=True, check=True, timeout=RUN)
-    w, h, rows = read_png(png)
+    w, h, rgb_bytes = decode_png(png)
+    rows = [rgb_bytes[3 * w * y:3 * w * (y + 1)] for y in range(h)]
     assert (w, h) == (320, 240)
     fb = m.frac_bits
     boids = [(x >> fb, y >> fb) for x, y in positions(res.stdout, 300, "boid")]

@@ -11,21 +11,14 @@ from codegen.pipeline import load
 from codegen.spec_errors import SpecError
 
 from .conftest import ROOT
+from .issue_examples import WIND as WIND_RULE
 
 BOIDS = (ROOT / "spec" / "boids.yaml").read_text(encoding="utf-8")
 EXTRA_PARAMS = """  wind_x: {default: 0.05, min: -1, max: 1, unit: px/frame^2}
   wind_y: {default: 0, min: -1, max: 1, unit: px/frame^2}
   gust: {default: 1, min: 0, max: 5, type: int}
 """
-WIND = """
-rule_defs:
-  wind:
-    description: a steady drift added every frame
-    roles: {x: fixed, y: fixed}
-    apply: |
-      vx += x
-      vy += y
-"""
+WIND = "\nrule_defs:\n" + WIND_RULE
 
 
 def _spec(tmp_path: Path, rule_line: str, defs: str = WIND) -> Path:
