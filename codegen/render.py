@@ -16,7 +16,7 @@ HERE = Path(__file__).parent
 RUNTIME_DIR = HERE.parent / "firmware_runtime"
 
 FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
-                  "boids_flock.c", "boids_app.c", "boids_commands.c", "Makefile")
+                  "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
 
 
 def _env() -> Environment:

@@ -8,6 +8,7 @@
 
 #include "boids_config.h"
 #include "boids_app.h"
+#include "course.h"
 #include "fxdecimal.h"
 #include "params.h"
 #include "platform.h"
@@ -259,6 +260,11 @@ int serial_cmd_exec(const char *line, size_t len, serial_sink_t sink)
     size_t k;
     const bp_param_t *p;
     r_init(&r, sink);
+    {
+        /* the course's Python interface: bNN1, tNN0, l0NK, r0GM, $TEXT */
+        const int c = course_exec(line, len, sink);
+        if (c >= 0) return c;
+    }
     k = split(line, len, t);
     if (k == 0) return fail(&r, "empty command", 0);
 

@@ -189,6 +189,9 @@ TARGET = None
 LEDGE = None
 SCOUTS = {"group1": "scout_group1", "group2": "scout_group2"}
 
+# The course's PySimpleGUI controls this spec maps (codegen/course.py; the
+# firmware's boids_course_table): filled in by the course-interface work.
+COURSE_CONTROLS = ()
 
 def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on

@@ -219,6 +219,9 @@ TARGET = None
 LEDGE = {"y": "ledge_y", "left": "ledge_left", "right": "ledge_right"}
 SCOUTS = None
 
+# The course's PySimpleGUI controls this spec maps (codegen/course.py; the
+# firmware's boids_course_table): filled in by the course-interface work.
+COURSE_CONTROLS = ()
 
 def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on

@@ -129,6 +129,9 @@ TARGET = {"x_raw": 10485760, "y_raw": 7864320, "active": False}
 LEDGE = None
 SCOUTS = None
 
+# The course's PySimpleGUI controls this spec maps (codegen/course.py; the
+# firmware's boids_course_table): filled in by the course-interface work.
+COURSE_CONTROLS = ()
 
 def pair_box(P):
     """The box half-width of the neighbour loop: a boid farther than this on
