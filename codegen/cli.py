@@ -10,6 +10,8 @@
   boidsgen compare [SPEC] [--frames N] [--every K] [--seed S] [--boids N] [--plot FILE.png]
   boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
   boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid]
+  boidsgen watch PORT [--spec SPEC] [--seed S] [--every K] [--frames N] [--adopt]
+  boidsgen commands [SPEC]
 
 SPEC defaults to spec/boids.yaml.
 """
@@ -319,6 +321,20 @@ def cmd_budget(a) -> int:
     return 0
 
 
+def cmd_watch(a) -> int:
+    from . import watch_cmd
+    from .project import load_generated_model
+
+    return watch_cmd.run(a, load_generated_model(a.spec, _load(a.spec)))
+
+
+def cmd_commands(a) -> int:
+    from .commands import markdown
+
+    print(markdown(_load(a.spec).spec), end="")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from .spec_errors import SpecError
 
@@ -400,6 +416,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
     p.set_defaults(func=cmd_budget)
+
+    p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")
+    p.add_argument("port", help="the board's serial port (or boids_host --pty's path)")
+    p.add_argument("--spec", default=DEFAULT_SPEC, help=f"the spec the board runs (default {DEFAULT_SPEC})")
+    p.add_argument("--seed", type=SEED, default=None, help="reset the board with this seed (default: its own)")
+    p.add_argument("--every", type=_int_in(1, 1000), default=1, help="a digest every K frames (default 1)")
+    p.add_argument("--frames", type=_int_in(0, 10_000_000), default=0, help="stop after N frames in step")
+    p.add_argument("--adopt", action="store_true", help="take the board's state from a dump instead of a reset")
+    p.add_argument("--baud", type=_int_in(1, 4_000_000), default=None, help="default: the spec's")
+    p.add_argument("--timeout", type=_positive_float, default=2.0, help="seconds to wait for a reply")
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("commands", help="the firmware's serial commands for a spec, as a Markdown table")
+    spec_arg(p)
+    p.set_defaults(func=cmd_commands)
 
     a = ap.parse_args(argv)
     try:

@@ -18,6 +18,7 @@ from .lang.ir import RuleIR, Type
 from .spec_checks import frac_bits
 from .spec_model import Spec
 from .state_table import StateKind, state_kinds
+from .commands import Command, commands_for
 
 
 def spec_hash(spec: Spec) -> str:
@@ -191,6 +192,10 @@ class GenModel:
     @property
     def state_kinds(self) -> tuple[StateKind, ...]:
         return state_kinds(self)
+
+    @property
+    def commands(self) -> tuple[Command, ...]:
+        return commands_for(self.spec)
 
     @property
     def has_pre(self) -> bool:

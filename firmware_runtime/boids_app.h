@@ -30,7 +30,12 @@ void boids_app_pause(int paused);
 /* Adaptive spawn on or off (default: the spec's flock.adaptive_spawn).
  * Headless and traced runs turn it off: their frame times are not real. */
 void boids_app_adaptive(int on);
+int boids_app_adaptive_on(void);
 uint32_t boids_app_seed(void);
+/* Frames computed since the reset, and the next one: the frame a change
+ * made now takes effect in (the `frame=F` of replies and `ev` lines). */
+uint32_t boids_app_frame(void);
+uint32_t boids_app_next_frame(void);
 /* The PRNG's state now (the trace's rng row: a draw too many or too few shows
  * the frame it happens). */
 uint32_t boids_app_rng_state(void);

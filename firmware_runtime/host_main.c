@@ -4,6 +4,9 @@
  *
  *   boids_host --frames N [--seed S] [--trace FILE] [--boids N] [--set NAME=VALUE ...]
  *   boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]
+ *   [--perturb F]   (tests of the lockstep) whenever frame F completes, add
+ *                   1 to boid 0's raw x without telling anyone: a deliberate
+ *                   divergence `boidsgen watch` must pin to frame F + 1
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -20,10 +23,13 @@
 #include "platform.h"
 #include "platform_host.h"
 #include "serial_cmd.h"
+#include "state_io.h"
 
 extern flock_t boids_flock;
 
 static FILE *trace;
+static uint32_t perturb_at;
+static int perturb;
 static uint32_t frames_wanted;
 static volatile sig_atomic_t stop_flag;
 
@@ -34,6 +40,7 @@ static void usage(void)
             "       boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]\n"
             "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n"
             "       [--png FILE.png]          the same as PNG\n"
+            "       [--perturb F]             after frame F, add 1 to boid 0's raw x, unannounced (lockstep tests)\n"
             "       [--gif FILE.gif [--gif-frames N]]  animated GIF of the first N frames (default 90);\n"
             "                                 without --frames/--seconds/--pty it runs N frames headless\n");
 }
@@ -43,15 +50,15 @@ static void usage(void)
  * obstacles, the target), then the PRNG's state. */
 static void trace_rows(uint32_t frame)
 {
+    char row[STATE_ROW_MAX];
     unsigned k;
     for (k = 0; k < BOIDS_STATE_KINDS; k++) {
         const state_kind_t *sk = &boids_state_kinds[k];
         const int32_t n = state_count(&boids_flock, sk);
         int32_t i;
-        uint32_t j;
         for (i = 0; i < n; i++) {
-            fprintf(trace, "%" PRIu32 ",%" PRId32 ",%s", frame, i, sk->kind);
-            for (j = 0; j < sk->n_fields; j++) fprintf(trace, ",%" PRId32, state_field(&boids_flock, sk, i, j));
+            state_row(row, &boids_flock, sk, frame, i);
+            fputs(row, trace);
             fputc('\n', trace);
         }
     }
@@ -64,6 +71,7 @@ static int gif_failed;
 
 static void on_frame(uint32_t frame)
 {
+    if (perturb && frame == perturb_at && boids_flock.count > 0) boids_flock.b[0].x += 1;
     if (trace) trace_rows(frame);
     /* every frame the animation finished, at the spec's frame period */
     if (gif.f && gif.frames < gif_frames && image_gif_frame(&gif, host_framebuffer(), (100u + BOIDS_FRAME_RATE / 2u) / BOIDS_FRAME_RATE) != 0)
@@ -152,6 +160,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--gif-frames") && parse_u32(v, &gif_frames) && gif_frames > 0) i++;
         else if (!strcmp(a, "--set") && v && nsets < 64) sets[nsets++] = v, i++;
         else if (!strcmp(a, "--pty")) use_pty = 1;
+        else if (!strcmp(a, "--perturb") && parse_u32(v, &perturb_at)) perturb = 1, i++;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 0;

@@ -18,9 +18,4 @@ void serial_cmd_clear(void);
 /* Called by the timing thread once a second (telemetry). */
 void serial_cmd_tick(void);
 
-/* Commands for the spec's run-time state (obstacles, target, ...), generated
- * in boids_commands.c: returns -1 when the line's first word is not one of
- * them, else 1 (replied ok) or 0 (replied err). */
-int boids_cmd_extra(const char *line, size_t len, serial_sink_t sink);
-
 #endif

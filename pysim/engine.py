@@ -240,6 +240,22 @@ class Simulation:
                     raise ValueError(f"state {k}: {len(v)} values for {n} boids")
                 self.b[k] = v
 
+    def load_kind(self, kind: str, rows) -> None:
+        """Replace one kind of state (the model's STATE_KINDS) with these raw
+        rows, one tuple of fields per element: a board's `dump` or `ev state`."""
+        fields = dict(self.model.STATE_KINDS)[kind]
+        cols = [np.asarray([r[j] for r in rows], dtype=np.int64) for j in range(len(fields))]
+        if kind == "boid":
+            named = {name: c for (name, _), c in zip(fields, cols)}
+            self.load_state(*(named.pop(k) for k in _FIELDS), **named)
+        elif kind == "target":
+            (x, y, on), = rows
+            self.set_target(self.A.from_raw(np.int64(x)), self.A.from_raw(np.int64(y)), bool(on))
+        else:
+            prefix = {"predator": "p", "food": "f", "obstacle": "ob"}[kind]
+            for (name, _), c in zip(fields, cols):
+                setattr(self.W, prefix + name, self.A.from_raw(c))
+
     def state_columns(self, kind: str, fields) -> list:
         """The arrays of one kind of state (the model's STATE_KINDS), one per
         field, in the arithmetic's units: what a trace row shows."""

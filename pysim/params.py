@@ -37,6 +37,12 @@ class ParamSet:
         self.text[name] = text
         return raw
 
+    def set_raw(self, name: str, raw: int) -> None:
+        """Take a value the board reports (its raw integer), as it holds it."""
+        p = self.defs[name]
+        self.raw[name] = int(raw)
+        self.text[name] = self.show(p, int(raw))
+
     def show(self, p, raw: int) -> str:
         return format_raw(raw, self.model.FRAC_BITS) if p.type == "fixed" else str(raw)
 

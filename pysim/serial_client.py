@@ -9,8 +9,9 @@
 
 The protocol is line based (firmware_runtime/serial_cmd.c): every command is
 answered by zero or more `param ...` lines and one line starting `ok` or
-`err REASON`. Telemetry lines (`tm k=v ...`) may arrive at any time; a reader
-thread routes them apart from replies.
+`err REASON`. Telemetry lines (`tm k=v ...`) and, under `watch`, the
+lockstep's `fr` and `ev` lines may arrive at any time; a reader thread routes
+them apart from replies (`on_telemetry`, `on_stream`), in wire order.
 """
 from __future__ import annotations
 
@@ -96,6 +97,8 @@ class BoardClient:
         self.timeout = timeout
         self.latest_telemetry: dict | None = None
         self.on_telemetry: Callable[[dict], None] | None = None
+        # called from the reader thread with every `fr`/`ev` line, in wire order
+        self.on_stream: Callable[[str], None] | None = None
         self.info: dict = {}
         self._defs = {p.name: p for p in model.PARAMS}
         self._scale = 1 << model.FRAC_BITS
@@ -152,6 +155,11 @@ class BoardClient:
                 self._route(raw.decode("ascii", "replace").strip("\r"))
 
     def _route(self, line: str) -> None:
+        if line.startswith(("fr ", "ev ")):
+            cb = self.on_stream
+            if cb is not None:
+                cb(line)
+            return
         tm = parse_telemetry(line)
         if tm is None:
             self._replies.put(line)
@@ -276,6 +284,19 @@ class BoardClient:
 
     def telemetry(self, on: bool) -> None:
         self.command("telemetry on" if on else "telemetry off")
+
+    def watch(self, on: bool, every: int = 1) -> int:
+        """Lockstep lines on or off; returns the board's frame now."""
+        words = self._ok(f"watch on {int(every)}" if on else "watch off")
+        return int(_fields(words)["frame"])
+
+    def dump(self) -> list[str]:
+        """The board's state now as trace rows (the last is the PRNG's)."""
+        return self.command("dump")[:-1]
+
+    def commands(self) -> tuple:
+        """The firmware's command table (codegen/commands.py), as the model has it."""
+        return self.model.COMMANDS
 
     # ---- construction helpers ----
     def _handshake(self) -> dict:

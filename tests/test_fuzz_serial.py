@@ -40,12 +40,12 @@ def test_fuzz_20k_lines_no_crash_no_invariant_broken(fresh_generated):
 
 
 def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_path):
-    src = (ROOT / "firmware_runtime" / "serial_cmd.c").read_text()
+    src = (ROOT / "firmware_runtime" / "cmd_core.c").read_text()
     needle = "    if (raw < p->min || raw > p->max) {"
     assert src.count(needle) == 1
-    broken = tmp_path / "serial_cmd.c"
+    broken = tmp_path / "cmd_core.c"
     broken.write_text(src.replace(needle, "    *p->value = raw;\n" + needle))
-    res = run_fuzz(20000, 7, {"FUZZ_SERIAL_CMD_C": str(broken)})
+    res = run_fuzz(20000, 7, {"FUZZ_CMD_CORE_C": str(broken)})
     assert res.returncode != 0
     assert "fuzz_serial: a parameter left its range" in res.stderr or \
         "fuzz_serial: a rejected line changed parameters" in res.stderr, res.stderr[-2000:]

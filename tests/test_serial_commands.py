@@ -6,6 +6,8 @@ import subprocess
 
 import pytest
 
+from .stamps import unstamp
+
 from pysim.fxdecimal import format_raw, parse
 
 
@@ -13,7 +15,7 @@ def talk(exe, lines: list[str], raw: bytes | None = None) -> list[str]:
     data = raw if raw is not None else "".join(l + "\n" for l in lines).encode()
     res = subprocess.run([str(exe)], input=data, capture_output=True, timeout=30)
     assert res.returncode == 0, res.stderr
-    return res.stdout.decode().splitlines()
+    return [unstamp(l) for l in res.stdout.decode().splitlines()]
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pytest
 
 from codegen.parity import prepare
 
+from .stamps import unstamp
 from .conftest import ROOT, require_tool
 
 
@@ -16,7 +17,7 @@ def talk(exe, lines):
     res = subprocess.run([str(exe)], input="".join(l + "\n" for l in lines).encode(), capture_output=True,
                          timeout=30)
     assert res.returncode == 0, res.stderr
-    return res.stdout.decode().splitlines()
+    return [unstamp(l) for l in res.stdout.decode().splitlines()]
 
 
 @pytest.fixture(scope="module")

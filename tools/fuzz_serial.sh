@@ -24,7 +24,7 @@ for f in $(make -C "$GEN" -s --no-print-directory RUNTIME="$ROOT/firmware_runtim
         --eval='fuzz-print-host-src: ; @echo $(HOST_SRC)' fuzz-print-host-src); do
     case "$f" in
         */host_main.c) ;;
-        */serial_cmd.c) src+=("${FUZZ_SERIAL_CMD_C:-$f}") ;;  # the tests swap in a broken copy
+        */cmd_core.c) src+=("${FUZZ_CMD_CORE_C:-$f}") ;;  # the tests swap in a broken copy
         /*) src+=("$f") ;;
         *) src+=("$GEN/$f") ;;
     esac

@@ -10,8 +10,8 @@
  * goes either byte by byte through serial_cmd_feed (as from the UART) or
  * straight to serial_cmd_exec. After every executed line the driver checks:
  *   - the reply is well formed: printable ASCII lines, each ending '\n', the
- *     last one `ok...` or `err ...`, the ones before it `param ...` (or
- *     `obstacle ...` from `obstacle list`, in specs with obstacles);
+ *     last one `ok...` or `err ...`, the ones before it `param ...`, `cmd ...`
+ *     (help), a dump's rows, or `obstacle ...` from `obstacle list`;
  *   - the parameter table changed only if the reply is `ok NAME=V raw=R`
  *     naming the one parameter that changed, R is its new value, V prints R,
  *     and the value lies in [min, max] of a tunable parameter;
@@ -133,8 +133,10 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
             lines++;
             if (i + 1 < n) {
                 if (!((i - start >= 6 && memcmp(r + start, "param ", 6) == 0) ||
+                      (i - start >= 4 && memcmp(r + start, "cmd ", 4) == 0) ||
+                      (r[start] >= '0' && r[start] <= '9') || /* a dump's trace rows */
                       (i - start >= 9 && memcmp(r + start, "obstacle ", 9) == 0)))
-                    die("a reply line before the last is not a param or obstacle listing line", r, n);
+                    die("a reply line before the last is not a param, cmd, dump or obstacle listing line", r, n);
                 start = i + 1;
             }
         } else if (c < 0x20 || c > 0x7E) {
@@ -162,8 +164,15 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
         if (lines != 1) die("a change answered by more than one line", r, n);
         if (p->type == BP_FIXED) fxdec_format(*p->value, num);
         else fxdec_format_int(*p->value, num);
-        wn = (size_t)snprintf(want, sizeof want, "ok %s=%s raw=%ld\n", p->name, num, (long)*p->value);
-        if (wn != n - last || memcmp(want, r + last, wn) != 0) die("the change is not what the reply says", r, n);
+        wn = (size_t)snprintf(want, sizeof want, "ok %s=%s raw=%ld frame=", p->name, num, (long)*p->value);
+        if (wn > n - last || memcmp(want, r + last, wn) != 0) die("the change is not what the reply says", r, n);
+        {
+            /* then the stamp: the first frame the change takes effect in */
+            size_t k = last + wn;
+            if (k >= n - 1 || r[k] < '0' || r[k] > '9') die("a change without its frame stamp", r, n);
+            while (k < n - 1 && r[k] >= '0' && r[k] <= '9') k++;
+            if (k != n - 1 || r[k] != '\n') die("the change is not what the reply says", r, n);
+        }
         sets_accepted++;
     }
 }
@@ -171,7 +180,8 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
 /* ---- inputs ---- */
 static const char *const words[] = {"set", "s", "get", "list", "info", "stats", "reset", "boids", "pause",
                                     "resume", "help", "telemetry", "echo", "on", "off", "obstacle", "add",
-                                    "remove", "clear", "target"};
+                                    "remove", "clear", "target", "watch", "dump", "adaptive", "b011", "t01True",
+                                    "l012", "r001", "$set", "$"};
 static const char *const numbers[] = {"0", "1", "-1", "0.5", ".5", "5.", "+3", "-0", "200", "200.0000001",
                                       "199.99999", "1e3", "0.0002", "0.00021362", "0.000213", "2147483647",
                                       "-2147483648", "2147483648", "65535.99999", "65536", "-65536", "4294967295",

@@ -1,0 +1,113 @@
+"""A Mirror (pysim/lockstep.py) on its own thread, fed from a BoardClient's
+reader, so neither the port nor a window ever waits for the simulation.
+
+The reader thread calls `put(line)` with each `fr`/`ev` line; the worker
+feeds them to the mirror in order. `status()` may be called from any thread:
+frames in step, the board's frame and frame rate, how far the mirror lags.
+A mirror that cannot keep up falls behind (and says so once it is more than
+a second late) but still checks every frame it reaches: lines are queued,
+never dropped.
+"""
+from __future__ import annotations
+
+import collections
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from .lockstep import LockstepError, Mirror
+
+
+@dataclass(frozen=True)
+class MirrorStatus:
+    synced: bool
+    frames_in_step: int
+    board_frame: int
+    mirror_frame: int
+    board_fps: float
+    lag_frames: int
+    lag_s: float
+    behind: bool  # more than a second behind the board
+    paused: bool
+    events: int  # `ev` lines applied
+    diverged: str | None  # the Divergence's text
+
+    def line(self) -> str:
+        if self.diverged:
+            return self.diverged
+        if not self.synced:
+            return "waiting for the board's reset"
+        parts = [f"in step: {self.frames_in_step} frames", f"board frame {self.board_frame}",
+                 f"{self.board_fps:.1f} fps", f"{self.events} events"]
+        parts.append("paused" if self.paused else f"lag {self.lag_frames} frames")
+        if self.behind:
+            parts.append(f"BEHIND by {self.lag_s:.1f} s: comparing the frames it reaches")
+        return ", ".join(parts)
+
+
+class MirrorRunner:
+    def __init__(self, mirror: Mirror) -> None:
+        self.mirror = mirror
+        self.lock = threading.Lock()  # held while the mirror changes
+        self._q: queue.Queue = queue.Queue()
+        self._arrivals: collections.deque = collections.deque(maxlen=64)  # (time, frame) of `fr` lines
+        self._newest = 0
+        self._stop = threading.Event()
+        self.error: str | None = None
+        self._thread = threading.Thread(target=self._run, name="lockstep mirror", daemon=True)
+        self._thread.start()
+
+    # ---- the reader's side ----
+    def put(self, line: str) -> None:
+        if line.startswith("fr "):
+            try:
+                frame = int(line.split()[1])
+            except (IndexError, ValueError):
+                frame = self._newest
+            self._newest = frame
+            self._arrivals.append((time.monotonic(), frame))
+        elif line.startswith("ev reset"):
+            self._newest = 0
+            self._arrivals.clear()
+        self._q.put(line)
+
+    # ---- the worker ----
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                line = self._q.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            try:
+                with self.lock:
+                    self.mirror.feed(line)
+            except (LockstepError, ValueError, KeyError, IndexError) as e:
+                self.error = f"cannot follow the board: {e}"
+            finally:
+                self._q.task_done()
+
+    def settle(self, timeout: float) -> bool:
+        """Wait until every line put so far has been fed (True), or timeout."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self._q.unfinished_tasks == 0:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2.0)
+
+    def status(self) -> MirrorStatus:
+        m = self.mirror
+        arr = list(self._arrivals)
+        fps = 0.0
+        if len(arr) >= 2 and arr[-1][0] > arr[0][0]:
+            fps = (arr[-1][1] - arr[0][1]) / (arr[-1][0] - arr[0][0])
+        lag = max(0, self._newest - m.sim.frame) if m.synced else 0
+        rate = m.model.FRAME_RATE
+        diverged = str(m.diverged) if m.diverged else self.error
+        return MirrorStatus(m.synced, m.frames_in_step, self._newest, m.sim.frame, fps, lag, lag / rate,
+                            lag > rate, m.paused, m.events, diverged)
