@@ -17,6 +17,7 @@
 #include "platform.h"
 #include "pt.h"
 #include "serial_cmd.h"
+#include "watch.h"
 
 flock_t boids_flock;
 static rng_t rng;
@@ -28,6 +29,7 @@ static uint32_t frames_at_last_second;
 static aspawn_t aspawn;
 static uint8_t adaptive = BOIDS_ADAPTIVE_SPAWN;
 
+int boids_app_adaptive_on(void) { return adaptive; }
 void boids_app_adaptive(int on)
 {
     adaptive = (uint8_t)(on != 0);
@@ -51,6 +53,8 @@ void boids_app_reset(uint32_t seed, int32_t count)
     if (BOIDS_SPAWN_PER_SECOND == 0) boids_spawn(&boids_flock, &rng, stats.target);
     boids_world_reset(&boids_flock, &rng);
     stats.boids = boids_flock.count;
+    watch_ev_reset(seed, boids_flock.count);
+    watch_frame_now(0);
     plat_fill_screen(PLAT_BLACK);
     PT_INIT(&pt_serial);
     PT_INIT(&pt_timing);
@@ -69,12 +73,19 @@ int32_t boids_app_set_count(int32_t n)
     stats.target = n;
     stats.boids = boids_flock.count;
     aspawn_restart(&aspawn);
+    watch_ev_boids(boids_flock.count, "command");
     return n;
 }
 
 uint32_t boids_app_seed(void) { return seed_used; }
 uint32_t boids_app_rng_state(void) { return rng.s; }
-void boids_app_pause(int paused) { stats.paused = (uint8_t)(paused != 0); }
+uint32_t boids_app_frame(void) { return stats.frames; }
+uint32_t boids_app_next_frame(void) { return stats.frames + 1u; }
+void boids_app_pause(int paused)
+{
+    stats.paused = (uint8_t)(paused != 0);
+    watch_ev_pause(paused);
+}
 void boids_app_stats(boids_stats_t *out) { *out = stats; }
 
 static PT_THREAD(serial_thread(struct pt *pt))
@@ -121,6 +132,7 @@ static PT_THREAD(timing_thread(struct pt *pt))
         if (BOIDS_SPAWN_PER_SECOND > 0 && boids_flock.count < stats.target) {
             int32_t want = boids_flock.count + BOIDS_SPAWN_PER_SECOND;
             boids_spawn(&boids_flock, &rng, want < stats.target ? want : stats.target);
+            watch_ev_boids(boids_flock.count, "spawn");
         }
         stats.boids = boids_flock.count;
         draw_stats_line();
@@ -175,6 +187,7 @@ static PT_THREAD(animation_thread(struct pt *pt))
         boids_step(&boids_flock, &rng);
         draw_flock(BOIDS_BOID_COLOR);
         stats.frames++;
+        watch_frame(stats.frames); /* the digest of this frame's update, before any change below */
         stats.frame_ms = plat_millis() - t0;
         if (adaptive) {
             const int d = aspawn_frame(&aspawn, stats.frame_ms * 1000u, boids_flock.count);
@@ -183,6 +196,7 @@ static PT_THREAD(animation_thread(struct pt *pt))
                 boids_flock.count = (d < 0) ? boids_flock.count - 1 : boids_flock.count;
                 if (d > 0) boids_spawn(&boids_flock, &rng, boids_flock.count + 1);
                 stats.boids = stats.target = boids_flock.count;
+                watch_ev_boids(boids_flock.count, "adaptive");
             }
         }
         plat_frame_done(stats.frames);

@@ -35,6 +35,27 @@ STATE_KINDS = (
     ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), ("bias", "fx"), )),
 )
 
+# The firmware's serial commands (codegen/commands.py; boids_cmd_table in C):
+# (name, usage, help, changes the simulation).
+COMMANDS = (
+    ("set", "set NAME VALUE", "set a parameter to a decimal value", True),
+    ("s", "s ID VALUE", "set the parameter with slider id ID (the course interface's sliders)", True),
+    ("get", "get NAME", "show a parameter's value", False),
+    ("list", "list", "every parameter with its range, default, id and unit", False),
+    ("info", "info", "spec name, spec hash, format, firmware version, capacity, update order, fps", False),
+    ("stats", "stats", "time, boids, fps, frame time, frames, paused", False),
+    ("boids", "boids N|+N|-N", "grow (spawning now) or shrink (newest first) the flock", True),
+    ("reset", "reset [SEED]", "restart the flock (same size and parameters), optionally with a new seed", True),
+    ("pause", "pause", "stop the animation", True),
+    ("resume", "resume", "restart the animation", True),
+    ("adaptive", "adaptive [on|off]", "adaptive spawn: add boids while frames leave slack, drop when late", False),
+    ("watch", "watch [on|off] [EVERY]", "lockstep: send `fr FRAME DIGEST` every EVERY frames and `ev` lines for every change", False),
+    ("dump", "dump [FRAME]", "the state of the current frame as trace rows", False),
+    ("telemetry", "telemetry [on|off]", "a `tm` line of stats once a second", False),
+    ("echo", "echo [on|off]", "echo typed characters (for a terminal)", False),
+    ("help", "help", "this list", False),
+)
+
 PARAMS = (
     ParamDef(
         index=0, name="visual_range", id=1, type="fixed", tunable=True,
