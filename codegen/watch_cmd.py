@@ -78,7 +78,9 @@ def _follow(a, client, runner, out) -> int:
             return _diverged(a, client, runner, out)
         if a.frames and st.frames_in_step >= a.frames:
             print(("\r" if live else "") + st.line(), file=out)
-            print(f"watch: {st.frames_in_step} frames in step", file=out)
+            kinds = runner.mirror.event_kinds
+            told = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
+            print(f"watch: {st.frames_in_step} frames in step; events applied: {told}", file=out)
             return 0
         if st.board_frame != last_frame:
             last_frame, last_change = st.board_frame, now

@@ -247,7 +247,8 @@ class Simulation:
         cols = [np.asarray([r[j] for r in rows], dtype=np.int64) for j in range(len(fields))]
         if kind == "boid":
             named = {name: c for (name, _), c in zip(fields, cols)}
-            self.load_state(*(named.pop(k) for k in _FIELDS), **named)
+            xy = [named.pop(k) for k in _FIELDS]
+            self.load_state(*xy, **named)
         elif kind == "target":
             (x, y, on), = rows
             self.set_target(self.A.from_raw(np.int64(x)), self.A.from_raw(np.int64(y)), bool(on))

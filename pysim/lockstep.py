@@ -58,6 +58,7 @@ class Mirror:
         self.board_frame = 0  # the newest frame the board reported
         self.paused = False
         self.events = 0
+        self.event_kinds: dict[str, int] = {}  # "set", "boids/adaptive", "reset", ... -> how many
         self.diverged: Divergence | None = None
 
     # ---- set-up ----
@@ -112,6 +113,8 @@ class Mirror:
             raise LockstepError(f"bad event line: {line}")
         what, args = plain[0], plain[1:]
         self.events += 1
+        key = f"{what}/{kv['cause']}" if "cause" in kv else what
+        self.event_kinds[key] = self.event_kinds.get(key, 0) + 1
         if what == "reset":
             self.sim.reset(int(args[0]), int(args[1]))
             self.synced, self.checked_to, self.paused, self.board_frame = True, 0, False, 0
