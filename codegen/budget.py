@@ -106,7 +106,8 @@ def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path) -> Path:
                     f'    .incbin "{state}"\n    .globl budget_state_end\nbudget_state_end:\n')
     _run([MIPS_CC, *cflags, "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld",
           "-Wl,--build-id=none", BUDGET_DIR / "start.S", blob, BUDGET_DIR / "budget_m4k.c",
-          BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", libgcc, "-o", out])
+          BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", RUNTIME_DIR / "state_io.c",
+          RUNTIME_DIR / "fxdecimal.c", libgcc, "-o", out])
     return out
 
 
@@ -116,11 +117,17 @@ _EXEC = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
 
 
 def count_instructions(log: Path, mark: int) -> int:
-    """Instructions executed between the two executions of the block at
-    `mark` (budget_mark), from a qemu -d in_asm,exec,nochain log."""
+    """Instructions executed between the first two executions of the block
+    at `mark` (budget_mark), from a qemu -d in_asm,exec,nochain log."""
+    return count_segments(log, mark, 1)[0]
+
+
+def count_segments(log: Path, mark: int, n: int) -> list[int]:
+    """Instructions executed between consecutive executions of the block at
+    `mark`: the first n segments (the frame, then the lockstep's digest)."""
     size: dict[int, int] = {}
     cur_pc, cur_n = None, 0
-    counting, marks, total = False, 0, 0
+    marks, segs = 0, [0] * n
     with open(log, "r", errors="replace") as fh:
         for line in fh:
             if line.startswith("Trace"):
@@ -130,12 +137,11 @@ def count_instructions(log: Path, mark: int) -> int:
                 pc = int(mt.group(1), 16)
                 if pc == mark:
                     marks += 1
-                    counting = marks == 1
-                    if marks == 2:
+                    if marks == n + 1:
                         break
                     continue
-                if counting:
-                    total += size[pc]
+                if 1 <= marks <= n:
+                    segs[marks - 1] += size[pc]
             elif line.startswith("IN:"):
                 cur_pc, cur_n = None, 0
             elif line.startswith("0x"):
@@ -146,9 +152,9 @@ def count_instructions(log: Path, mark: int) -> int:
                         cur_pc = a
                     cur_n += 1
                     size[cur_pc] = cur_n
-    if marks < 2:
-        raise BudgetError(f"{log}: the frame's markers were not both executed ({marks})")
-    return total
+    if marks < n + 1:
+        raise BudgetError(f"{log}: the frame's markers were not all executed ({marks} of {n + 1})")
+    return segs
 
 
 def symbol_address(elf: Path, name: str) -> int:
@@ -160,8 +166,9 @@ def symbol_address(elf: Path, name: str) -> int:
     raise BudgetError(f"{elf}: no symbol {name}")
 
 
-def run_frame_under_qemu(elf: Path, workdir: Path) -> int:
-    """Run the image; return the instructions of its one boids_step."""
+def run_frame_under_qemu(elf: Path, workdir: Path) -> tuple[int, int]:
+    """Run the image; return the instructions of its one boids_step and of
+    the lockstep's digest of the result (state_digest: `watch on`)."""
     log = workdir / (elf.name + ".qemu.log")
     res = subprocess.run([QEMU, "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)],
                          capture_output=True, text=True, timeout=3600)
@@ -169,7 +176,8 @@ def run_frame_under_qemu(elf: Path, workdir: Path) -> int:
         raise BudgetError(f"{elf} under {QEMU} exited {res.returncode} (1: its frame differs from the "
                           f"host's):\n{res.stdout}{res.stderr}")
     try:
-        return count_instructions(log, symbol_address(elf, "budget_mark"))
+        frame, dig = count_segments(log, symbol_address(elf, "budget_mark"), 2)
+        return frame, dig
     finally:
         log.unlink(missing_ok=True)
 
@@ -203,6 +211,7 @@ class Row:
     variant: str
     n: int
     insns: dict = field(default_factory=dict)  # opt -> instructions of one boids_step
+    digest_insns: dict = field(default_factory=dict)  # opt -> instructions of the lockstep's digest (watch on)
     spi_bytes: int = 0
 
 
@@ -262,6 +271,12 @@ class Budget:
         out.append(f"start-up, once and not in any frame: {self.startup_bytes:,} SPI bytes of ILI9340 initialisation "
                    f"+ {self.clear_bytes:,} clearing the panel = {once:,} bytes, {once * 8 / self.spi_hz * 1000:.2f} ms "
                    f"(after tft_init's waits for reset, SWRESET and SLPOUT: {self.startup_ms} ms)")
+        for r in self.rows[: len({r.n for r in self.rows})]:
+            d = r.digest_insns.get("-O1")
+            if d:
+                out.append(f"watch on (lockstep digest, CRC-32 of the state) at {r.n} boids: {d:,} instructions "
+                           f"a frame at -O1, {d * self.cpi / self.f_cpu * 1000:.2f} ms "
+                           f"({d / max(r.insns['-O1'], 1) * 100:.1f} % of the update)")
         for v in dict.fromkeys(r.variant for r in self.rows):
             per, fixed = self.ram[v]
             ram_n = int((RAM_MAX - fixed) // per) if per > 0 else 0
@@ -312,7 +327,7 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
                 row = Row(vname, n, spi_bytes=spi)
                 for opt in opts:
                     elf = build_m4k_driver(fw, state, opt, vdir / f"frame_{n}{opt}.elf")
-                    row.insns[opt] = run_frame_under_qemu(elf, vdir)
+                    row.insns[opt], row.digest_insns[opt] = run_frame_under_qemu(elf, vdir)
                 rows.append(row)
                 if progress:
                     progress(row)

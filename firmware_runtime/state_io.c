@@ -24,30 +24,41 @@ uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n)
     return ~crc;
 }
 
-static uint32_t crc_u32(uint32_t crc, uint32_t v)
+/* A 32-bit value's four little-endian bytes at once: the reflected CRC
+ * takes a byte's low bit first, so XOR-ing the whole word into the register
+ * and shifting it out a nibble at a time equals four byte steps. On the
+ * little-endian M4K this is the value's bytes in memory. `c` is the register
+ * (inverted CRC). */
+#define NIB(c) ((c) = ((c) >> 4) ^ crc_nibble[(c) & 0xFu])
+static uint32_t crc_word(uint32_t c, uint32_t v)
 {
-    unsigned char b[4];
-    b[0] = (unsigned char)v;
-    b[1] = (unsigned char)(v >> 8);
-    b[2] = (unsigned char)(v >> 16);
-    b[3] = (unsigned char)(v >> 24);
-    return crc32_update(crc, b, 4);
+    c ^= v;
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    NIB(c);
+    return c;
 }
 
 uint32_t state_digest(const void *flock, uint32_t frame, uint32_t rng_state)
 {
-    uint32_t crc = crc_u32(0, frame);
+    uint32_t c = crc_word(0xFFFFFFFFu, frame);
     unsigned k;
     for (k = 0; k < BOIDS_STATE_KINDS; k++) {
         const state_kind_t *sk = &boids_state_kinds[k];
         const int32_t n = state_count(flock, sk);
+        const char *e = (const char *)flock + sk->first_at;
         int32_t i;
         uint32_t j;
-        crc = crc_u32(crc, (uint32_t)n);
-        for (i = 0; i < n; i++)
-            for (j = 0; j < sk->n_fields; j++) crc = crc_u32(crc, (uint32_t)state_field(flock, sk, i, j));
+        c = crc_word(c, (uint32_t)n);
+        for (i = 0; i < n; i++, e += sk->stride)
+            for (j = 0; j < sk->n_fields; j++) c = crc_word(c, *(const uint32_t *)(const void *)(e + sk->field_at[j]));
     }
-    return crc_u32(crc, rng_state);
+    return ~crc_word(c, rng_state);
 }
 
 static size_t put_u32(char *out, uint32_t v)
@@ -66,13 +77,12 @@ static size_t put_u32(char *out, uint32_t v)
 size_t state_row(char *out, const void *flock, const state_kind_t *k, uint32_t frame, int32_t i)
 {
     size_t n = put_u32(out, frame);
-    size_t kl = strlen(k->kind);
+    const char *kind = k->kind;
     uint32_t j;
     out[n++] = ',';
     n += fxdec_format_int(i, out + n);
     out[n++] = ',';
-    memcpy(out + n, k->kind, kl);
-    n += kl;
+    while (*kind) out[n++] = *kind++;
     for (j = 0; j < k->n_fields && j < 16; j++) {
         out[n++] = ',';
         n += fxdec_format_int(state_field(flock, k, i, j), out + n);

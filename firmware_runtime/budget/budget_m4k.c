@@ -1,17 +1,21 @@
 /* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/budget.py):
  * a freestanding image for qemu-mipsel that loads the warmed-up state
  * (linked in by .incbin) and runs exactly one boids_step between two calls
- * of budget_mark, whose executions bracket the instructions counted.
+ * of budget_mark, whose executions bracket the instructions counted; then
+ * the lockstep's digest of the result (what `watch on` adds to a frame),
+ * bracketed by the next call.
  * Exit status: 0 when the frame equals the host's, 1 when it does not,
  * 2 when the state file does not match this build. */
 #include <string.h>
 
 #include "boids_flock.h"
 #include "budget_state.h"
+#include "state_io.h"
 
 extern const unsigned char budget_state[];
 
 static flock_t flock;
+static volatile uint32_t digest_sink;
 
 __attribute__((noinline)) void budget_mark(int k);
 __attribute__((noinline)) void budget_mark(int k)
@@ -38,5 +42,7 @@ int main(void)
     budget_mark(0);
     boids_step(&flock, &rng);
     budget_mark(1);
+    digest_sink = state_digest(&flock, 1u, rng.s);
+    budget_mark(2);
     return budget_hash(&flock, (uint32_t)sizeof flock) == h.after_hash ? 0 : 1;
 }
