@@ -2,9 +2,11 @@
 and one real run (cross-compiled m4k frame under qemu-mipsel)."""
 from __future__ import annotations
 
+import pytest
+
 import re
 
-from codegen.budget import Budget, Row, count_instructions
+from codegen.budget import Budget, BudgetError, Row, count_instructions, count_segments
 from codegen.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
@@ -37,6 +39,16 @@ def test_count_instructions_between_the_markers(tmp_path):
     log = tmp_path / "q.log"
     log.write_text(LOG)
     assert count_instructions(log, 0x400100) == 3 + 2 + 2
+
+
+def test_count_segments_gives_the_frame_then_the_digest(tmp_path):
+    """mark; frame; mark; digest; mark: two segments, each its own count."""
+    log = tmp_path / "q.log"
+    log.write_text(LOG + "Trace 0: 0x7f00 [00000000/00400200/00000000/ff000000] boids_step\n"
+                   "Trace 0: 0x7f00 [00000000/00400100/00000000/ff000000] budget_mark\n")
+    assert count_segments(log, 0x400100, 2) == [3 + 2 + 2, 2 + 3]
+    with pytest.raises(BudgetError, match="3 of 4"):
+        count_segments(log, 0x400100, 3)
 
 
 def test_largest_n_interpolates_the_frame_time():
