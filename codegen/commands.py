@@ -66,5 +66,8 @@ def commands_for(spec) -> tuple[Command, ...]:
 def markdown(spec) -> str:
     """The README's command list for a spec."""
     rows = ["| command | what it does |", "| --- | --- |"]
-    rows += [f"| `{c.usage}` | {c.help} |" for c in commands_for(spec)]
+    def cell(text: str) -> str:  # a | inside a table cell must be escaped
+        return text.replace("|", "\\|")
+
+    rows += [f"| `{cell(c.usage)}` | {cell(c.help)} |" for c in commands_for(spec)]
     return "\n".join(rows) + "\n"

@@ -46,3 +46,16 @@ def test_readme_documents_every_rule_and_spec():
         assert f"| `{name}` |" in text, name
     for spec in (ROOT / "spec").glob("*.yaml"):
         assert f"| `{spec.name}` |" in text, spec.name
+
+
+def test_readme_command_list_is_the_command_table():
+    """The firmware's command list in the README is `boidsgen commands`, so it
+    is the table the firmware dispatches from and `help` prints."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"<!-- commands: boidsgen commands spec/boids.yaml -->\n(.*?)<!-- /commands -->", text,
+                      re.S)
+    assert block, "README has the generated command list"
+    out = subprocess.run([sys.executable, "-m", "codegen.cli", "commands", "spec/boids.yaml"], capture_output=True,
+                         text=True, timeout=RUN, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert block.group(1) == out.stdout
