@@ -88,6 +88,11 @@ def value_text(value) -> str:
     raise TypeError(f"cannot send {type(value).__name__} as a parameter value")
 
 
+def _course_form(word: str) -> bool:
+    """A line of the course's Python interface (bNN1, tNNTrue, l0NK, r0GM, $TEXT)."""
+    return word.startswith("$") or (len(word) > 1 and word[0] in "btlr" and word[1].isdigit())
+
+
 class BoardClient:
     """One connection to a board; methods may be called from one thread at a time
     (a lock serialises them); telemetry is delivered from the reader thread."""
@@ -101,6 +106,7 @@ class BoardClient:
         self.on_stream: Callable[[str], None] | None = None
         self.info: dict = {}
         self._defs = {p.name: p for p in model.PARAMS}
+        self._names = frozenset(c[0] for c in getattr(model, "COMMANDS", ()))
         self._scale = 1 << model.FRAC_BITS
         self._lock = threading.Lock()
         self._replies: queue.Queue = queue.Queue()
@@ -179,6 +185,11 @@ class BoardClient:
         reply comes within the timeout."""
         if "\r" in line or "\n" in line or not line.strip():
             raise ValueError(f"one non-blank command line expected, got {line!r}")
+        first = line.split()[0]
+        if (self._names and first not in self._names and not _course_form(first)
+                and len(line) < getattr(self.model, "LINE_MAX", 64)):
+            # the board would answer the same: its table is the model's COMMANDS
+            raise BoardError(f"unknown command '{first}' (try: help)")
         data = line.encode("ascii") + b"\n"
         with self._lock:
             self._drain()
