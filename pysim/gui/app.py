@@ -1,9 +1,9 @@
 """boids-gui [SPEC]: the window.
 
 Simulator mode (default) runs the Python simulator live at the spec's frame
-rate; board mode sends every control change to a board (or the host
-firmware on a pty) and shows what it confirms, while the simulator keeps
-drawing the same flock rules with the board's values as a preview.
+rate; Board mode (board_mode.py) sends every control change to a board (or
+the host firmware on a pty), shows what it confirms, and draws the board's
+flock as a lockstep mirror computes it, checked frame by frame.
 """
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from tkinter import filedialog, messagebox, ttk
 
-from pysim.fxdecimal import format_raw
-
+from .board_mode import BoardMode
 from .canvas_view import STYLES, FlockView
 from .controls import SHIFTED, ControlsPanel, Option
 from .scrolled import ScrolledFrame
@@ -54,7 +53,7 @@ def load_spec_model(spec_path: str):
         return m, load_model(path, expect_hash=m.hash), note, tmp
 
 
-class App:
+class App(BoardMode):
     def __init__(self, spec_path: str = DEFAULT_SPEC, root: tk.Tk | None = None, *, scale: int | None = None,
                  style: str = "triangles", arith: str = "fixed", seed: int | None = None,
                  boids: int | None = None, order: str | None = None, port: str | None = None) -> None:
@@ -71,6 +70,8 @@ class App:
         self.paused = False
         self.link = None  # BoardLink in board mode
         self.board_stats: dict | None = None
+        self.shown = None  # the scene on the canvas
+        self._held_until = 0.0  # a message keeps the status line until then
         self.tuned: dict[str, str] = {}  # parameter -> the text the target accepted
         self.recorder = None
         self.stats = FrameStats()
@@ -82,7 +83,7 @@ class App:
         self.ask_path = self._ask_path
         self.confirm = messagebox.askokcancel
 
-        self._build(scale or max(1, min(3, 900 // self.model.WIDTH)), style, port)
+        self._build(scale or max(1, min(3, 900 // self.model.WIDTH)), style, port, seed)
         self._bind_keys()
         if note:
             self.status(note, error=True)
@@ -91,7 +92,7 @@ class App:
         self.root.protocol("WM_DELETE_WINDOW", self.close)
 
     # ---- layout ----
-    def _build(self, scale: int, style: str, port: str | None) -> None:
+    def _build(self, scale: int, style: str, port: str | None, seed: int | None) -> None:
         r = self.root
         bar = ttk.Frame(r)
         bar.grid(row=0, column=0, columnspan=2, sticky="ew", padx=4, pady=(4, 0))
@@ -103,6 +104,9 @@ class App:
         self.port_box = ttk.Combobox(bar, textvariable=self.port, width=16, postcommand=self._list_ports)
         self.port_box.pack(side="left", padx=(4, 8))
         self.port_box.bind("<Return>", lambda e: self._connect_if_board())
+        ttk.Label(bar, text="Seed").pack(side="left")
+        self.seed_var = tk.StringVar(value="" if seed is None else str(seed))
+        ttk.Entry(bar, textvariable=self.seed_var, width=10).pack(side="left", padx=(4, 8))
         ttk.Separator(bar, orient="vertical").pack(side="left", fill="y", padx=4)
         ttk.Label(bar, text="Draw").pack(side="left")
         self.style = tk.StringVar(value=style)
@@ -187,7 +191,7 @@ class App:
                 self.sim.set_count(int(got))
             else:
                 self.status(f"flock size: {got}", error=True)
-            self.controls.options["boids"].confirm(int(got) if ok else self.sim.count)
+            self.controls.options["boids"].confirm(int(got) if ok else self.count)
 
         n = max(0, min(int(n), self.model.CAPACITY))
         if self.link is not None:
@@ -216,7 +220,7 @@ class App:
     def _press(self, e) -> None:
         self.view.canvas.focus_set()
         x, y = self.view.to_display(e.x, e.y)
-        tgt = self.sim.scene().target
+        tgt = self.scene_now().target
         if tgt is not None and math.hypot(x - tgt[0], y - tgt[1]) < GRAB_DISTANCE:
             self._drag_target = True
             return
@@ -245,7 +249,7 @@ class App:
                 done(ok, int(on) if ok else got)
 
         if self.link is not None:
-            cmd = f"target {x:.2f} {y:.2f}" if on and self.sim.scene().target is not None else \
+            cmd = f"target {x:.2f} {y:.2f}" if on and self.scene_now().target is not None else \
                 f"target {'on' if on else 'off'}"
             self.link.latest("target", "command", (cmd,), answer)
         else:
@@ -257,7 +261,7 @@ class App:
             self.status("this spec has no obstacles to place")
             return
         x, y = self.view.to_display(e.x, e.y)
-        ob = self.sim.scene().obstacles
+        ob = self.scene_now().obstacles
         hit = [k for k, (ox, oy, r) in enumerate(ob) if math.hypot(x - ox, y - oy) <= r]
         if hit:
             k = hit[-1]
@@ -285,7 +289,7 @@ class App:
         """A new boid at (x, y) pixels, flying in a random direction at the
         spawn's top speed. On a board (no command for a position) it spawns as
         `boids N+1` does."""
-        n = self.sim.count
+        n = self.count
         if n >= self.model.CAPACITY:
             self.status(f"the flock is at the spec's capacity, {self.model.CAPACITY}", error=True)
             return
@@ -313,9 +317,9 @@ class App:
         if k == "space":
             self.toggle_pause()
         elif k in ("Return", "KP_Enter"):
-            self.request_count(self.sim.count + ENTER_ADDS)
+            self.request_count(self.count + ENTER_ADDS)
         elif k == "BackSpace":
-            self.request_count(self.sim.count - 1)
+            self.request_count(self.count - 1)
         elif k.isdigit() or k in SHIFTED or e.char in SHIFTED:
             digit = SHIFTED.get(k) or SHIFTED.get(e.char) or k
             lower = k in SHIFTED or e.char in SHIFTED or bool(e.state & 1)
@@ -331,9 +335,12 @@ class App:
             self.link.call("pause" if self.paused else "resume")
 
     def reset_flock(self) -> None:
-        self.sim.reset(boids=self.sim.count)
+        """Respawn with the seed field's seed (empty: the current one); on a
+        board a new lockstep, the board's reset its sync point."""
         if self.link is not None:
-            self.link.call("reset")
+            self.link.resync(self.seed_value())
+        else:
+            self.sim.reset(self.seed_value(), boids=self.sim.count)
 
     def _ask_path(self, kind: str) -> str | None:
         ext = {"png": ".png", "gif": ".gif"}[kind]
@@ -347,7 +354,7 @@ class App:
         path = path or self.ask_path("png")
         if not path:
             return None
-        out = save_png(path, self.sim.scene(), self.view.style, self.view.scale)
+        out = save_png(path, self.scene_now(), self.view.style, self.view.scale)
         self.status(f"saved {out}")
         return out
 
@@ -385,84 +392,24 @@ class App:
                     f"(or `boidsgen build`) and flash")
         return values
 
-    # ---- board mode ----
-    def _list_ports(self) -> None:
-        from .board_link import port_names
-
-        self.port_box.configure(values=port_names())
-
-    def _mode_changed(self) -> None:
-        if self.mode.get() == "board":
-            self._connect_if_board()
-        else:
-            self.disconnect()
-            self.status("simulator")
-
-    def _connect_if_board(self) -> None:
-        if self.mode.get() != "board":
-            self.mode.set("board")
-        port = self.port.get().strip()
-        if not port:
-            self.status("type or pick a serial port (the host firmware prints `pty: /dev/pts/N`)", error=True)
-            return
-        self.connect(port)
-
-    def connect(self, port: str) -> None:
-        from .board_link import BoardLink
-
-        self.disconnect()
-        self.mode.set("board")
-        self.port.set(port)
-        self.status(f"connecting to {port} ...")
-        self.link = BoardLink(self.root, port, self.model, self._board_event)
-
-    def disconnect(self) -> None:
-        if self.link is not None:
-            self.link.close()
-            self.link = None
-            self.board_stats = None
-
-    def _board_event(self, kind: str, data) -> None:
-        if kind == "connected":
-            info = data["info"]
-            for name, d in data["params"].items():
-                ctl = self.controls.params.get(name)
-                if ctl is not None:
-                    text = str(d["raw"]) if d["type"] == "int" else format_raw(d["raw"], self.model.FRAC_BITS)
-                    ctl.confirm(text)
-                    self.sim.params.set(name, text, allow_fixed=True)
-            self.board_stats = data["stats"]
-            n = int(self.board_stats.get("boids", self.sim.count))
-            self.sim.set_count(n)
-            self.controls.options["boids"].confirm(n)
-            msg = f"connected to {self.link.port}: {info.get('spec')} fw {info.get('fw')} hash {info.get('hash')}"
-            if data["hash_ok"]:
-                self.status(msg + " (matches the spec)")
-            else:
-                self.status(msg + f" DOES NOT MATCH this spec's hash {self.model.SPEC_HASH}: regenerate and "
-                            "reflash", error=True)
-        elif kind == "stats":
-            self.board_stats = data
-        elif kind == "disconnected":
-            self.board_stats = None
-            self.status(f"disconnected ({data}); reconnecting ...", error=True)
-
     # ---- the frame loop ----
     def _tick(self) -> None:
         t0 = time.perf_counter()
-        if not self.paused:
+        stepped = not self.paused and not self.board_mode  # in Board mode the mirror moves
+        if stepped:
             self.sim.step()
         t1 = time.perf_counter()
-        scene = self.sim.scene()
+        self.shown = scene = self.scene_now()
         self.view.draw(scene)
         t2 = time.perf_counter()
-        self.stats.frame(t1 - t0 if not self.paused else None, t2 - t1, t2)
+        self.stats.frame(t1 - t0 if stepped else None, t2 - t1, t2)
         if self.recorder is not None and not self.paused and self.recorder.add(scene):
             self.status(f"saved {self.recorder.path}")
             self.recorder = None
             self.buttons["gif"].state(["!disabled"])
         if self.stats.due(t2):
             self._show_stats()
+            self._show_lockstep()
         self._due += self.period
         now = time.perf_counter()
         if self._due < now - self.period:  # behind: run flat out without catching up
@@ -470,19 +417,15 @@ class App:
         self._after = self.root.after(max(1, int((self._due - now) * 1000)), self._tick)
 
     def _show_stats(self) -> None:
-        s = self.stats
-        line = (f"{s.fps:5.1f} fps (spec {self.model.FRAME_RATE})  {self.sim.count:4d} boids  "
-                f"t={self.sim.frame / self.model.FRAME_RATE:7.1f} s  step {s.step_ms:6.1f} ms  "
-                f"draw {s.draw_ms:5.1f} ms" + ("  PAUSED" if self.paused else ""))
-        b = self.board_stats
+        s, sim, f = self.stats, self.shown_sim(), self.follow
+        line = (f"{s.fps:5.1f} fps (spec {self.model.FRAME_RATE})  {sim.count:4d} boids  "
+                f"t={sim.frame / self.model.FRAME_RATE:7.1f} s  "
+                + (f"mirrored (seed {f.seed})  " if f is not None else
+                   f"step {s.step_ms:6.1f} ms  ")
+                + f"draw {s.draw_ms:5.1f} ms" + ("  PAUSED" if self.paused else ""))
         if self.link is not None:
-            line += ("   board: " + (f"{b.get('boids')} boids  {b.get('fps')} fps  t={b.get('time')} s  "
-                                     f"frame {b.get('frame_ms')} ms" if b else "disconnected"))
+            line += self.board_stats_text()
         self.stats_var.set(line)
-
-    def status(self, text: str, error: bool = False) -> None:
-        self.status_var.set(text)
-        self.status_label.configure(foreground="#b00000" if error else "")
 
     def close(self) -> None:
         self.disconnect()

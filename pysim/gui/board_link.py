@@ -1,12 +1,15 @@
 """The serial link to a board, run off the Tk thread.
 
 A worker thread owns the BoardClient: it connects (and reconnects after a
-loss, once a second), runs the jobs the window queues, and polls `stats`
-once a second for the telemetry line (which doubles as a heartbeat, so a
-lost port is noticed even when nobody touches a control). Everything it
-learns goes into an event queue that the window drains with `after`;
-callbacks therefore always run on the Tk thread and the window never waits
-for the port.
+loss, once a second), starts the lockstep on each connection (board_mirror:
+`watch on`, the board's parameters, a `reset` as the sync point; the
+window draws the mirrored flock), runs the jobs the window queues, pins a
+divergence down (pause, dump, explain, resume) and polls `stats` once a
+second for the telemetry line (which doubles as a heartbeat, so a lost port
+is noticed even when nobody touches a control). Everything it learns goes
+into an event queue that the window drains with `after`; callbacks
+therefore always run on the Tk thread and the window never waits for the
+port or the mirror.
 """
 from __future__ import annotations
 
@@ -38,12 +41,16 @@ def _lost(e: Exception) -> bool:
 
 class BoardLink:
     """on_event(kind, data) is called on the Tk thread for:
-    'connected' {info, params, stats, hash_ok}, 'disconnected' reason, 'stats' dict."""
+    'connected' {info, params, stats, hash_ok}, 'synced' seed (the lockstep
+    started: `follow` is set), 'unfollowed' reason (no lockstep on this
+    connection), 'disconnected' reason, 'stats' dict."""
 
     def __init__(self, widget, port: str, model, on_event: Callable[[str, object], None],
-                 timeout: float = 1.0) -> None:
+                 timeout: float = 1.0, seed: int | None = None) -> None:
         self.widget, self.port, self.model, self.on_event = widget, port, model, on_event
         self.timeout = timeout
+        self.seed = seed  # for the sync point's reset; None: the board's own
+        self.follow = None  # the current connection's Follow (board_mirror), once synced
         self.jobs: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self._latest: dict[str, tuple] = {}  # newest (method, args, done, convert) per key
@@ -72,6 +79,12 @@ class BoardLink:
         """Queue a BoardClient method call; done(ok, result_or_reason)."""
         self.jobs.put(("call", method, args, done, None))
 
+    def resync(self, seed: int | None) -> None:
+        """Queue a fresh lockstep: a new mirror and `reset SEED` as its sync
+        point (also after a divergence)."""
+        self.seed = seed
+        self.jobs.put(("resync",))
+
     def close(self) -> None:
         self._stop.set()
         self.jobs.put(None)
@@ -93,53 +106,89 @@ class BoardLink:
                 if done:
                     done(ok, result)
                 continue
-            self.connected = kind in ("connected", "stats")
+            if kind in ("connected", "stats", "disconnected"):
+                self.connected = kind != "disconnected"
             self.on_event(kind, data)
         if not self._stop.is_set():
             self._after = self.widget.after(30, self._poll)
 
     # ---- the worker ----
     def _run(self) -> None:
-        from pysim.serial_client import BoardClient
-
         client = None
         next_stats = 0.0
         while not self._stop.is_set():
-            if client is None:
+            try:
+                if client is None:
+                    client = self._open()
+                    next_stats = time.monotonic() + STATS_EVERY
                 try:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")  # the hash is checked below, in the window
-                        client = BoardClient(self.port, self.model, timeout=self.timeout)
-                    params = client.params()
-                    stats = client.stats()
-                except Exception as e:  # no port yet, or it vanished again
-                    if client is not None:
-                        client.close()
-                        client = None
-                    self.events.put(("disconnected", f"{self.port}: {getattr(e, 'reason', e)}"))
-                    self._stop.wait(RETRY_EVERY)
-                    continue
-                self.events.put(("connected", {"info": client.info, "params": params, "stats": stats,
-                                               "hash_ok": client.info.get("hash") == self.model.SPEC_HASH}))
-                next_stats = time.monotonic() + STATS_EVERY
-            try:
-                job = self.jobs.get(timeout=max(0.0, min(0.2, next_stats - time.monotonic())))
-            except queue.Empty:
-                job = None
-            try:
-                if job is not None:
+                    job = self.jobs.get(timeout=max(0.0, min(0.1, next_stats - time.monotonic())))
+                except queue.Empty:
+                    job = None
+                if job == ("resync",):
+                    self._sync(client)
+                elif job is not None:
                     self._do(client, job)
+                if self.follow is not None and self.follow.diverged():
+                    self.follow.explain(client)  # once; the window shows the mirror's text
                 if time.monotonic() >= next_stats:
                     next_stats = time.monotonic() + STATS_EVERY
                     self.events.put(("stats", client.stats()))
             except Exception as e:
-                if not _lost(e):
-                    raise
-                client.close()
-                client = None
+                if client is not None and not _lost(e):
+                    raise  # a bug, not the port: let it show
+                self._unfollow(None)  # the link is gone: nothing to switch off
+                if client is not None:
+                    client.close()
+                    client = None
                 self.events.put(("disconnected", f"{self.port}: {getattr(e, 'reason', e)}"))
+                self._stop.wait(RETRY_EVERY)
+        self._unfollow(client)
         if client is not None:
             client.close()
+
+    def _open(self):
+        """Connect, report what the board is, and start the lockstep when
+        the board runs this spec."""
+        from pysim.serial_client import BoardClient
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the hash is checked here, the window says so
+            client = BoardClient(self.port, self.model, timeout=self.timeout)
+        try:
+            params = client.params()
+            stats = client.stats()
+            hash_ok = client.info.get("hash") == self.model.SPEC_HASH
+            self.events.put(("connected", {"info": client.info, "params": params, "stats": stats,
+                                           "hash_ok": hash_ok}))
+            if hash_ok:  # another spec's board cannot be mirrored by this model
+                self._sync(client)
+            else:
+                self.events.put(("unfollowed", "the board runs another spec"))
+        except BaseException:
+            client.close()
+            raise
+        return client
+
+    def _sync(self, client) -> None:
+        from pysim.serial_client import BoardError
+
+        from .board_mirror import Follow
+
+        self._unfollow(client)
+        try:
+            self.follow = Follow(client, self.model, self.seed, self.timeout)
+        except BoardError as e:
+            if _lost(e):
+                raise
+            self.events.put(("unfollowed", f"the board refused the lockstep: {e.reason}"))
+            return
+        self.events.put(("synced", self.follow.seed))
+
+    def _unfollow(self, client) -> None:
+        follow, self.follow = self.follow, None
+        if follow is not None:
+            follow.close(client)
 
     def _do(self, client, job) -> None:
         """Run one job; a board `err` is answered, a lost link propagates."""
