@@ -10,7 +10,6 @@ import time
 
 import numpy as np
 
-from tests.conftest import ROOT
 from tests.deadline import Deadline, reap
 from tests.test_gui import display, make_app, pump  # noqa: F401  (display: the Xvfb fixture)
 from tests.test_serial_pty import Host
@@ -18,7 +17,6 @@ from tests.test_serial_pty import Host
 SYNC = 15.0  # seconds for connect + `watch on` + reset (well under 1 s on the host)
 SLIDE = 10.0  # seconds of slider moves
 IN_STEP = re.compile(r"^in step: (\d+) frames")
-SHOT = ROOT / "docs" / "gui_board.png"
 
 
 def in_step(app) -> int | None:
@@ -51,7 +49,7 @@ def drag(app, ctl, to: float) -> None:
     s.event_generate("<ButtonRelease-1>", x=max(1, min(w - 2, x)), y=h // 2)
 
 
-def test_board_mode_stays_in_step_while_sliders_move(display, default_build, capsys):  # noqa: F811
+def test_board_mode_stays_in_step_while_sliders_move(display, default_build, capsys, tmp_path):  # noqa: F811
     """Ten seconds of slider drags, typed values and flock-size changes:
     every change goes to the board as `set`, the mirror follows the board's
     `ev` lines, the frames in step keep growing and nothing diverges; the
@@ -124,9 +122,7 @@ def test_board_mode_stays_in_step_while_sliders_move(display, default_build, cap
         pump(app, timeout=0.6)  # the status line's next refresh
         assert 150 < in_step(app) <= again.frames_in_step, (app.status_var.get(), again.frames_in_step)
         app._show_stats()
-        shot = window_grab(display, app.root)
-        SHOT.parent.mkdir(exist_ok=True)
-        shot.save(SHOT)
+        window_grab(display, app.root).save(tmp_path / "gui_board.png")  # docs/'s: tools/gui_screenshot.py --board
         a = np.asarray(window_grab(display, app.view.canvas).convert("RGB")).astype(int)
         s = app.view.scale
         b = app.shown.boids
