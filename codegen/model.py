@@ -197,6 +197,13 @@ class GenModel:
     def commands(self) -> tuple[Command, ...]:
         return commands_for(self.spec)
 
+    @functools.cached_property
+    def course(self) -> tuple:
+        """The course interface's table: (kind, id, value, command line) entries (codegen/course.py)."""
+        from .course import spec_entries
+
+        return spec_entries(self.spec)
+
     @property
     def has_pre(self) -> bool:
         return any(r.defn.pre for r in self.rules)

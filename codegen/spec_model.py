@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
 
 from .pic32_pins import NOT_ON_PART, PACKAGE_PIN, PART
 
@@ -207,6 +208,106 @@ class Serial(Strict):
     line_max: int = Field(64, ge=16, le=255, description="longest command line accepted")
 
 
+# ---- the course's Python interface (PySimpleGUI, over the serial link):
+# ---- each control maps to one firmware command line (codegen/course.py);
+# ---- sliders need no mapping: they send `s ID VALUE` with the params' `id`.
+
+
+def _bare_word(data):
+    """A control written as a bare word (`1: reset`) is `{do: reset}`."""
+    return {"do": data} if isinstance(data, str) else data
+
+
+def _one_of(obj, keys: tuple[str, ...], what: str) -> None:
+    given = [k for k in keys if getattr(obj, k) is not None]
+    if len(given) != 1:
+        raise PydanticCustomError(
+            "course_action", "{what}: give exactly one of {keys}, not {given}",
+            {"what": what, "keys": ", ".join(keys), "given": ", ".join(given) or "none"})
+
+
+class CourseAction(Strict):
+    """What a button press (or a toggle's side) does: one firmware command
+    line. A bare word (`reset`, `pause`, `resume`) or a mapping with one of
+    set (with value), boids, add_boids, remove_boids, command."""
+
+    do: Literal["reset", "pause", "resume"] | None = Field(
+        None, description="reset the flock, pause or resume the animation (usually written bare: `1: reset`)")
+    set: Name | None = Field(None, description="a tunable parameter to set to `value`")
+    value: Number | None = Field(None, description="the value `set` gives, within the parameter's [min, max]")
+    boids: int | None = Field(None, ge=0, description="set the flock to this many boids (`boids N`)")
+    add_boids: int | None = Field(None, ge=1, description="add this many boids (`boids +N`)")
+    remove_boids: int | None = Field(None, ge=1, description="remove this many boids, newest first (`boids -N`)")
+    command: str | None = Field(None, max_length=255, description="any firmware command line (`help` lists them)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def bare_word(cls, data):
+        return _bare_word(data)
+
+    @model_validator(mode="after")
+    def one_action(self):
+        _one_of(self, ("do", "set", "boids", "add_boids", "remove_boids", "command"), "an action")
+        if (self.set is None) != (self.value is None):
+            raise PydanticCustomError("course_action", "`set: PARAM` goes with `value: V`, each needs the other")
+        return self
+
+
+class CourseButton(CourseAction):
+    """A pushbutton (`bNN1` on press, `bNN0` on release): its action runs on
+    press; a release runs `release` if given, else only gets `ok`."""
+
+    release: CourseAction | None = Field(None, description="what the release does (default: nothing)")
+
+
+class CourseToggle(Strict):
+    """A toggle (`tNN1`/`tNNTrue` on, `tNN0`/`tNNFalse` off): `pause` (on:
+    pause, off: resume), `adaptive_spawn` (on/off), `{param: P}` (on: set P
+    to on_value, default 1; off: off_value, default 0), or `{on: ACTION,
+    off: ACTION}`."""
+
+    do: Literal["pause", "adaptive_spawn"] | None = Field(None, description="usually written bare: `2: pause`")
+    param: Name | None = Field(None, description="a tunable parameter: an int one, or give on_value and off_value")
+    on_value: Number | None = Field(None, description="what `param` is set to when switched on (default 1)")
+    off_value: Number | None = Field(None, description="what `param` is set to when switched off (default 0)")
+    on: CourseAction | None = Field(None, description="what switching on does")
+    off: CourseAction | None = Field(None, description="what switching off does (default: nothing)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def bare_word(cls, data):
+        return _bare_word(data)
+
+    @model_validator(mode="after")
+    def one_action(self):
+        _one_of(self, ("do", "param", "on"), "a toggle")
+        if self.param is None and (self.on_value is not None or self.off_value is not None):
+            raise PydanticCustomError("course_action", "on_value/off_value go with `param:`")
+        if self.on is None and self.off is not None:
+            raise PydanticCustomError("course_action", "`off:` goes with `on:`")
+        return self
+
+
+class CourseChoice(Strict):
+    """A list box (`l0NK`) or a radio group (`r0GM`): item or member K sets
+    `param` to values[K]."""
+
+    param: Name = Field(description="a tunable parameter")
+    values: list[Number] = Field(min_length=1, description="the value of each item, in the control's order")
+
+
+class Course(Strict):
+    """The course's PySimpleGUI interface on the serial link: which firmware
+    command line each control runs (codegen/course.py). Keys are the
+    controls' numbers: buttons and toggles 0-99, list boxes and radio groups
+    0-9. Sliders need no entry: `s ID VALUE` sets the parameter whose `id` is ID."""
+
+    buttons: dict[int, CourseButton] = Field(default_factory=dict)
+    toggles: dict[int, CourseToggle] = Field(default_factory=dict)
+    listboxes: dict[int, CourseChoice] = Field(default_factory=dict)
+    radios: dict[int, CourseChoice] = Field(default_factory=dict)
+
+
 # ---- rules: a rule is defined once, in the rule language (codegen/lang),
 # ---- in the library (codegen/rules/defs/<rule>.yaml) or in the spec's
 # ---- rule_defs; `rules:` lists the ones to run and binds their roles.
@@ -266,5 +367,8 @@ class Spec(Strict):
     ledge: Ledge | None = None
     scouts: Scouts | None = None
     serial: Serial = Serial()
+    course: Course | None = Field(
+        None, description="the course's Python interface: the firmware command line each button, toggle, list "
+        "box item and radio button runs")
     board: Board = Board()
     performance: Performance = Performance()
