@@ -18,8 +18,12 @@ from tests.deadline import RUN, read_line, reap
 import PIL  # noqa: F401  (a test dependency: missing it must fail, not skip)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def display():
+    """One Xvfb for every GUI test module (test_gui_lockstep.py imports this):
+    Tk keeps its X connection after the last window closes, so a server
+    stopped between modules would end the next module's Tk with an X I/O
+    error (exit status 1)."""
     require_tool("Xvfb")
     from pysim.gui.xvfb import Xvfb
 

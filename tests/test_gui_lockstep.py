@@ -200,3 +200,44 @@ def test_board_mode_resyncs_after_a_reconnect(display, default_build, tmp_path):
         host.proc.stderr.close()
         if host2 is not None:
             host2.stop()
+
+
+def test_a_stalled_mirror_shows_behind_and_the_window_stays_responsive(display, default_build):  # noqa: F811
+    """The mirror's thread held up for 2.5 s (its lock taken by another
+    thread, as a slow step would): the status line says it is behind (in
+    orange), the window keeps redrawing at its rate; released, the mirror
+    catches up and every frame it reached is still in step."""
+    import threading
+
+    from pysim.gui.board_mode import BEHIND, IN_STEP as GREEN
+
+    host = Host(default_build[1])
+    app = make_app()
+    try:
+        connect(app, host.path)
+        runner = app.follow.runner
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with runner.lock:
+                held.set()
+                release.wait(10.0)
+
+        t = threading.Thread(target=hold, daemon=True)
+        t.start()
+        assert held.wait(5.0)
+        try:
+            t0 = time.monotonic()
+            assert pump(app, until=lambda: "BEHIND by" in app.status_var.get(), timeout=5.0), app.status_var.get()
+            assert str(app.status_label.cget("foreground")) == BEHIND
+            pump(app, until=lambda: time.monotonic() > t0 + 2.5, timeout=5.0)
+            assert app.stats.fps > 20, f"the window redrew at {app.stats.fps:.1f} fps while the mirror stalled"
+        finally:
+            release.set()
+            t.join(5.0)
+        assert pump(app, until=lambda: str(app.status_label.cget("foreground")) == GREEN
+                    and "lag 0 frames" in app.status_var.get(), timeout=10.0), app.status_var.get()
+        assert runner.status().diverged is None and (in_step(app) or 0) > 100
+    finally:
+        app.close()
+        host.stop()
