@@ -16,6 +16,9 @@ from .spec_errors import SpecIssue
 from .spec_model import Course
 
 
+NOUN = {"buttons": "button", "toggles": "toggle", "listboxes": "list box", "radios": "radio group"}
+
+
 def _dict(v) -> dict:
     return v if isinstance(v, dict) else {}
 
@@ -35,7 +38,7 @@ def course_issues(data: dict, loc8) -> list[SpecIssue]:
     for section, top in ID_MAX.items():
         for cid in _dict(sec.get(section)):
             if isinstance(cid, int) and not isinstance(cid, bool) and not 0 <= cid <= top:
-                out.append(loc8.issue(("course", section, cid), f"{section[:-1]} number {cid} outside 0-{top} "
+                out.append(loc8.issue(("course", section, cid), f"{NOUN[section]} number {cid} outside 0-{top} "
                                       f"(the course's interface sends {len(str(top))} digit"
                                       f"{'s' if top > 9 else ''})", key_itself=True))
     out.extend(_plus_signs(sec, loc8))

@@ -280,11 +280,11 @@ class CourseToggle(Strict):
 
     @model_validator(mode="after")
     def one_action(self):
-        _one_of(self, ("do", "param", "on"), "a toggle")
-        if self.param is None and (self.on_value is not None or self.off_value is not None):
-            raise PydanticCustomError("course_action", "on_value/off_value go with `param:`")
         if self.on is None and self.off is not None:
             raise PydanticCustomError("course_action", "`off:` goes with `on:`")
+        if self.param is None and (self.on_value is not None or self.off_value is not None):
+            raise PydanticCustomError("course_action", "on_value/off_value go with `param:`")
+        _one_of(self, ("do", "param", "on"), "a toggle")
         return self
 
 
