@@ -9,9 +9,10 @@
                [--check-overflow]
   boidsgen compare [SPEC] [--frames N] [--every K] [--seed S] [--boids N] [--plot FILE.png]
   boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
-  boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid]
+  boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid] [--profile]
   boidsgen watch PORT [--spec SPEC] [--seed S] [--every K] [--frames N] [--adopt]
   boidsgen commands [SPEC]
+  boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--resume] [--out DIR]
 
 SPEC defaults to spec/boids.yaml.
 """
@@ -311,6 +312,9 @@ def cmd_budget(a) -> int:
     from .budget import BudgetError, run_budget
 
     boids = a.boids or [100, 200, 500, 1000]
+    if a.profile:  # where the frame's instructions and cycles go: codegen/budget_profile.py
+        from .budget_profile import profile_cli
+        return profile_cli(a, boids, _err)
     try:
         b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant,
                        progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
@@ -333,6 +337,12 @@ def cmd_commands(a) -> int:
 
     print(markdown(_load(a.spec).spec), end="")
     return 0
+
+
+def cmd_experiment(a) -> int:
+    from .experiment_cmd import run
+
+    return run(a)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -415,6 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
+    p.add_argument("--profile", action="store_true", help="split each frame (-O1) into its parts, M4K cycle model, "
+                   "pair counts, lower bound (BENCHMARKS.md)")
     p.set_defaults(func=cmd_budget)
 
     p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")
@@ -431,6 +443,15 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("commands", help="the firmware's serial commands for a spec, as a Markdown table")
     spec_arg(p)
     p.set_defaults(func=cmd_commands)
+
+    p = sub.add_parser("experiment", help="run an experiment file's trials (Dask); tables and plots per point")
+    p.add_argument("file", help="the experiment file (experiments/*.yaml)")
+    p.add_argument("--workers", type=_int_in(0, 1024), default=None,
+                   help="local worker processes (default: one per core; 0: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://HOST:8786)")
+    p.add_argument("--resume", action="store_true", help="continue the run whose rows are in --out")
+    p.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<name>)")
+    p.set_defaults(func=cmd_experiment)
 
     a = ap.parse_args(argv)
     try:

@@ -64,3 +64,38 @@ def divergence(a, b) -> dict:
     if n == 0:
         return {"pos": 0.0, "vel": 0.0}
     return {"pos": float(np.hypot(ax - bx, ay - by).mean()), "vel": float(np.hypot(avx - bvx, avy - bvy).mean())}
+
+
+# ---- the scout lab's decision (experiments: pysim/experiment_trials.py) ----
+
+def centroid(x, y) -> tuple[float, float]:
+    """The flock's centre of mass (pixels)."""
+    return (float(np.mean(x)), float(np.mean(y))) if len(x) else (0.0, 0.0)
+
+
+def mean_velocity(vx, vy) -> tuple[float, float]:
+    """The flock's mean velocity (pixels/frame): the centroid's own velocity."""
+    return (float(np.mean(vx)), float(np.mean(vy))) if len(vx) else (0.0, 0.0)
+
+
+def informed_side(group1: int, group2: int) -> int:
+    """+1 (right) or -1 (left): the side the larger scout group prefers.
+    Group 1 is biased right and group 2 left (seed 001); on a tie, or with
+    no scouts at all, group 1's side, so the decision's chance level is 1/2."""
+    return -1 if group2 > group1 else 1
+
+
+def side_time(centroid_xs, middle: float, side: int) -> float:
+    """The fraction of the sampled frames in which the centroid was strictly
+    on `side` (+1 right, -1 left) of `middle`."""
+    c = np.asarray(centroid_xs, dtype=np.float64)
+    if not len(c):
+        return 0.0
+    return float(((c - middle) * side > 0).mean())
+
+
+def decision(centroid_xs, middle: float, side: int) -> int:
+    """1 when the flock settled on `side`: its centroid, averaged over the
+    sampled frames, lies strictly on that side of `middle`; else 0."""
+    c = np.asarray(centroid_xs, dtype=np.float64)
+    return int(len(c) > 0 and (c.mean() - middle) * side > 0)

@@ -1,0 +1,192 @@
+"""`boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--resume] [--out DIR]`.
+
+Reads and checks the experiment file (nothing is written when it is
+refused), runs its trials (pysim/experiment_runner.py) with a progress bar,
+writing each trial's row as its batch completes, then summarises the rows:
+OUT/rows.jsonl (one row per trial, in the order they finished),
+OUT/rows.csv (sorted), OUT/summary.md (the per-point table with 95 %
+intervals), OUT/<metric>.png, and the table on the terminal.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from .experiment_file import PROPORTIONS, load_experiment
+from .experiment_plan import make_plan
+from .spec_errors import SpecError
+
+META, ROWS = "experiment.json", "rows.jsonl"
+
+
+def _err(msg: str) -> None:
+    print(f"boidsgen: {msg}", file=sys.stderr)
+
+
+def default_out(path: str, name: str) -> Path:
+    """build/experiments/<name>/ of the project the file is in (the folder
+    above an `experiments/` folder, else the file's own folder)."""
+    p = Path(path).resolve().parent
+    root = p.parent if p.name == "experiments" else p
+    return root / "build" / "experiments" / name
+
+
+def run(a) -> int:
+    try:
+        ld = load_experiment(a.file)
+        plan = make_plan(ld)
+    except SpecError as e:
+        for issue in e.issues:
+            print(issue, file=sys.stderr)
+        _err(f"{len(e.issues)} error(s); nothing written")
+        return 2
+    e = ld.exp
+    name = e.name or Path(a.file).stem.replace("-", "_")
+    out = Path(a.out) if a.out else default_out(a.file, name)
+    if a.workers is not None and a.scheduler:
+        _err("--workers and --scheduler: choose one (the cluster at --scheduler has its own workers)")
+        return 2
+    why = _refuse_out(out, plan, a.resume)
+    if why:
+        _err(why)
+        return 2
+    from pysim.experiment_runner import Progress, RowFile, batch_size, make_batches
+    from pysim.experiment_runner import run as run_batches
+
+    out.mkdir(parents=True, exist_ok=True)
+    _write_meta(out, a.file, plan)
+    sink = RowFile(out / ROWS)
+    done = sink.done()
+    todo = plan.todo(done)
+    workers = a.workers if a.workers is not None else (os.cpu_count() or 1)
+    size = e.batch or batch_size(len(todo), workers if not a.scheduler else 8)
+    print(f"experiment {name}: {len(plan.points)} points x {e.trials} trials = {plan.total} trials"
+          + (f" ({len(done)} done, {len(todo)} to run)" if done else "")
+          + f"; {e.frames} frames each ({e.warmup} warm-up, measured every {e.sample_every}), {e.arith}; "
+          f"spec {plan.spec_name} (hash {plan.model_hash})")
+    for n in plan.notes:
+        print(f"note: {n}")
+    if todo:
+        _warm(plan, a)
+        progress = Progress(plan.total, len(done))
+        old = signal.signal(signal.SIGTERM, _interrupt)
+        t0 = time.perf_counter()
+        try:
+            where = run_batches(plan.job, make_batches(todo, size), sink, workers=a.workers,
+                                scheduler=a.scheduler, progress=progress)
+        except KeyboardInterrupt:
+            progress.close()
+            _err(f"interrupted after {progress.done} of {plan.total} trials; the rows are in {out / ROWS}: "
+                 f"the same command with --resume runs the rest")
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, old)
+        progress.close()
+        dt = time.perf_counter() - t0
+        print(f"ran {len(todo)} trials {where} in {dt:.1f} s ({len(todo) / dt:.2f} trials/s; "
+              f"{size} per task)")
+    return report(plan, out, a.file)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _warm(plan, a) -> None:
+    """Compile (or load) the kernel here first, so local workers find it cached."""
+    if a.scheduler:
+        return
+    from pysim.experiment_trials import simulation
+
+    simulation(plan.job).step()
+
+
+def _refuse_out(out: Path, plan, resume: bool) -> str | None:
+    if out.exists() and not out.is_dir():
+        return f"--out {out}: that is a file, not a folder"
+    rows, meta = out / ROWS, out / META
+    if not rows.exists() or rows.stat().st_size == 0:
+        return None
+    if not resume:
+        return (f"{rows} holds the rows of an earlier run: add --resume to continue it, or choose another "
+                f"--out (or remove the folder)")
+    try:
+        theirs = json.loads(meta.read_text(encoding="utf-8")).get("hash")
+    except (OSError, ValueError):
+        theirs = None
+    if theirs != plan.hash:
+        return (f"{out} holds rows of another experiment (hash {theirs}, this one {plan.hash}: the spec, the "
+                f"points, the frames, the metrics or the seed changed); choose another --out")
+    return None
+
+
+def _write_meta(out: Path, path: str, plan) -> None:
+    doc = {"hash": plan.hash, "file": str(path), "spec": plan.spec_name, "model_hash": plan.model_hash,
+           "points": [{"point": p.index, "at": dict(p.at), "boids": p.boids, "set": dict(p.sets)}
+                      for p in plan.points]}
+    tmp = out / f".{META}.tmp"
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, out / META)
+
+
+def report(plan, out: Path, path: str) -> int:
+    from pysim.experiment_runner import RowFile
+    from pysim.experiment_stats import summarise, text_table
+
+    e = plan.loaded.exp
+    rows = RowFile(out / ROWS).done()
+    want = {(p.index, t) for p in plan.points for t in range(e.trials)}
+    missing = want - set(rows)
+    if missing:
+        _err(f"{len(missing)} trial(s) have no row in {out / ROWS}; run again with --resume")
+        return 1
+    rows = [rows[k] for k in sorted(want)]
+    metrics = list(e.metrics)
+    sums = summarise(rows, plan.points, metrics, PROPORTIONS)
+    _write_csv(out / "rows.csv", rows, metrics)
+    md = _summary_md(plan, path, sums, metrics)
+    (out / "summary.md").write_text(md, encoding="utf-8")
+    print(text_table(sums, metrics), end="")
+    from pysim.experiment_plots import plot_all
+
+    try:
+        plots = plot_all(sums, metrics, out, e.plot.title or (e.name or Path(path).stem), e.plot.xlabel or None)
+        print(f"plots: {', '.join(str(p) for p in plots)}")
+    except ImportError:
+        print("plots: skipped, they need matplotlib: pip install -e .[experiment]")
+    print(f"table: {out / 'summary.md'}; rows: {out / ROWS}")
+    return 0
+
+
+def _write_csv(path: Path, rows, metrics) -> None:
+    import csv
+
+    at = list(rows[0]["at"]) if rows else []
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["point", "trial", "seed", *at, *metrics])
+        for r in rows:
+            w.writerow([r["point"], r["trial"], r["seed"], *[r["at"][k] for k in at],
+                        *[repr(r["metrics"][m]) for m in metrics]])
+
+
+def _summary_md(plan, path: str, sums, metrics) -> str:
+    from pysim.experiment_stats import markdown
+
+    e = plan.loaded.exp
+    sets = ", ".join(f"{k}={v}" for k, v in e.set.items()) or "none"
+    lines = [f"# Experiment {e.name or Path(path).stem}", ""]
+    if e.description:
+        lines += [e.description, ""]
+    lines += [f"`boidsgen experiment {path}`: spec {plan.spec_name} (hash {plan.model_hash}), {e.arith} arithmetic, "
+              f"{len(plan.points)} points x {e.trials} trials, {e.frames} frames per trial (the first {e.warmup} "
+              f"not measured, then every {e.sample_every}th), seed {e.seed}; set: {sets}.", ""]
+    lines += [f"Each cell: the mean over the trials and its 95 % confidence interval "
+              f"({'Wilson score interval for ' + ', '.join(sorted(PROPORTIONS & set(metrics))) + '; ' if PROPORTIONS & set(metrics) else ''}"
+              f"t interval otherwise).", ""]
+    lines.append(markdown(sums, metrics))
+    return "\n".join(lines)

@@ -1,0 +1,227 @@
+"""An experiment file: which spec, what to vary, how many trials, what to
+record. Read like a spec (codegen/yaml_guard.py's bounds, ruamel positions,
+Pydantic), and every error named at its `file:line:col`.
+
+    spec: ../spec/scouts_vga.yaml     # relative to this file
+    seed: 2005                        # every trial's seed derives from it
+    trials: 100                       # per point
+    frames: 3000                      # per trial, of which
+    warmup: 500                       #   the first are not measured
+    sample_every: 10                  # measure every K-th frame after the warm-up
+    arith: fixed                      # or float
+    boids: 100                        # the flock size when `vary` has no `boids`
+    set: {bias1: 0.05, scout_group2: 0}
+    vary:                             # every combination is a point
+      boids: [10, 20, 50, 100, 200]
+      scout_group1: {fraction_of_boids: [0, 0.05, 0.1, 0.2]}   # round(f * boids)
+      bias2: {from: 0, to: 0.01, step: 0.005}                   # inclusive
+    metrics: [decision, side_time, polarisation]
+
+The meaning (parameters that exist, values in their ranges at every point,
+the flock within 65535) is checked against the spec's model by
+`experiment_cmd`, with the same located errors (`issue_at`).
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from ruamel.yaml.comments import CommentedMap
+
+from .spec_errors import SpecError, SpecIssue
+from .spec_loader import Locator, _plain, read_yaml
+
+# the metrics a trial can record (pysim/experiment_trials.py computes them)
+METRICS = ("decision", "side_time", "polarisation", "speed", "groups", "nn_dist",
+           "centroid_x", "centroid_y", "velocity_x", "velocity_y")
+PROPORTIONS = frozenset({"decision"})  # 0/1 per trial: Wilson intervals
+NEED_SCOUTS = frozenset({"decision", "side_time"})
+MAX_TRIALS = 10_000_000
+Number = Union[int, float]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+class Span(Strict):
+    """from .. to (inclusive) by step."""
+
+    start: Number = Field(alias="from")
+    to: Number
+    step: Number = Field(gt=0)
+
+
+class Fraction(Strict):
+    """A whole-number parameter as a fraction of the flock: round(f * boids)."""
+
+    fraction_of_boids: list[Annotated[Number, Field(ge=0, le=1)]] = Field(min_length=1, max_length=1000)
+
+
+Values = list[Number]
+Vary = Union[Annotated[Values, Field(min_length=1, max_length=1000)], Span, Fraction]
+
+
+class Plot(Strict):
+    title: str = Field("", max_length=200)
+    xlabel: str = Field("", max_length=100, description="the x axis (default: the varied value's name)")
+
+
+class Experiment(Strict):
+    name: str | None = Field(None, pattern=r"^[a-z][a-z0-9_]*$", max_length=40,
+                             description="names the output folder (default: the file's name)")
+    description: str = Field("", max_length=500)
+    spec: str = Field(min_length=1)
+    seed: int = Field(ge=0, le=0xFFFFFFFF)
+    trials: int = Field(ge=1, le=1_000_000)
+    frames: int = Field(ge=1, le=10_000_000)
+    warmup: int = Field(0, ge=0)
+    sample_every: int = Field(10, ge=1)
+    arith: Literal["fixed", "float"] = "fixed"
+    boids: int | None = Field(None, ge=1, le=65535)
+    set: dict[str, Union[Number, str]] = {}
+    vary: dict[str, Vary] = {}
+    metrics: list[Literal[METRICS]] = Field(list(METRICS), min_length=1)
+    batch: int | None = Field(None, ge=1, le=10_000, description="trials per Dask task (default: chosen)")
+    plot: Plot = Plot()
+
+
+def decimal_text(v) -> str:
+    """A YAML number as the decimal text `set` takes (no exponent)."""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    t = format(Decimal(repr(v)), "f")
+    return t.rstrip("0").rstrip(".") if "." in t else t
+
+
+def span_values(s: Span) -> list:
+    n = int(math.floor((s.to - s.start) / s.step + 1e-9)) + 1
+    if isinstance(s.start, int) and isinstance(s.step, int):
+        return [s.start + i * s.step for i in range(max(n, 0))]
+    # decimal steps: 0.1 + 0.2 is 0.30000000000000004 in binary, not the 0.3 meant
+    a, d = Decimal(repr(s.start)), Decimal(repr(s.step))
+    return [float(a + i * d) for i in range(max(n, 0))]
+
+
+class Loaded:
+    """A validated experiment file: the model, where its keys are, its folder."""
+
+    def __init__(self, path: str, exp: Experiment, loc: Locator) -> None:
+        self.path, self.exp, self.loc = path, exp, loc
+        self.spec_path = (Path(path).resolve().parent / exp.spec)
+
+    def issue_at(self, loc: tuple, reason: str, key_itself: bool = False) -> SpecIssue:
+        return self.loc.issue(loc, reason, key_itself)
+
+    def vary_values(self, name: str) -> list:
+        v = self.exp.vary[name]
+        if isinstance(v, Span):
+            return span_values(v)
+        if isinstance(v, Fraction):
+            return list(v.fraction_of_boids)
+        return list(v)
+
+
+def load_experiment(path: str | Path) -> Loaded:
+    """Read and validate the file's shape; SpecError with every issue found."""
+    where = str(path)
+    p = Path(path)
+    if not p.is_file():
+        raise SpecError([SpecIssue(where, 1, 1, "", "no such experiment file" if not p.exists()
+                                   else "not a file")])
+    data = read_yaml(p)
+    loc = Locator(where, data)
+    if not isinstance(data, CommentedMap):
+        raise SpecError([SpecIssue(where, 1, 1, "", "an experiment is a YAML mapping (spec:, seed:, trials:, ...)")])
+    try:
+        exp = Experiment.model_validate(_plain(data))
+    except ValidationError as err:
+        raise SpecError(_issues(err, loc)) from None
+    ld = Loaded(where, exp, loc)
+    issues = _shape_issues(ld)
+    if issues:
+        raise SpecError(issues)
+    return ld
+
+
+def _fields(loc: tuple) -> list[str]:
+    """The keys valid where loc's last key is, for 'did you mean'."""
+    if len(loc) == 1:
+        return list(Experiment.model_fields)
+    return ["from", "to", "step", "fraction_of_boids"] if loc[0] == "vary" else []
+
+
+def _issues(err: ValidationError, loc: Locator) -> list[SpecIssue]:
+    out, seen = [], set()
+    for e in err.errors(include_url=False):
+        where, kind, msg = tuple(e["loc"]), e["type"], e["msg"]
+        # a union's branches ('list[...]', 'Span', 'int', ...) are not keys of the file
+        where = tuple(x for x in where if not (isinstance(x, str) and (x[:1].isupper() or "[" in x
+                                                                         or x in ("int", "float", "str"))))
+        if kind == "extra_forbidden":
+            reason = f"unknown key '{where[-1]}'"
+            near = difflib.get_close_matches(str(where[-1]), _fields(where), n=1)
+            issue = loc.issue(where, reason + (f" (did you mean '{near[0]}'?)" if near else ""), key_itself=True)
+        elif kind == "missing":
+            line, col, field = loc.find(where[:-1])
+            issue = SpecIssue(loc.path, line, col, ".".join([field, str(where[-1])]) if field else str(where[-1]),
+                              "required key is missing")
+        else:
+            if kind in ("int_type", "float_type"):
+                msg = "expected a number"
+            if "input" in e and kind.endswith(("_type", "_parsing")):
+                msg += f", got {e['input']!r}"
+            if kind == "literal_error" and where and where[0] == "metrics":
+                msg = f"not a metric; the metrics: {', '.join(METRICS)}"
+            issue = loc.issue(where, msg)
+        key = (issue.line, issue.col)
+        if key not in seen:  # a union reports each branch: say the place once
+            seen.add(key)
+            out.append(issue)
+    return out
+
+
+def _shape_issues(ld: Loaded) -> list[SpecIssue]:
+    e, out = ld.exp, []
+    if e.frames - e.warmup < e.sample_every:
+        out.append(ld.issue_at(("warmup",) if "warmup" in ld.loc.root else ("frames",),
+                               f"frames {e.frames} after warmup {e.warmup} leave no frame to measure "
+                               f"(one every {e.sample_every})"))
+    if len(set(e.metrics)) != len(e.metrics):
+        dup = next(m for i, m in enumerate(e.metrics) if m in e.metrics[:i])
+        out.append(ld.issue_at(("metrics", e.metrics.index(dup, e.metrics.index(dup) + 1)),
+                               f"'{dup}' is listed twice"))
+    for name in e.set:
+        if name == "boids":
+            out.append(ld.issue_at(("set", name), "the flock size is `boids:` (or `vary: boids:`), "
+                                   "not a parameter", key_itself=True))
+        elif name in e.vary:
+            out.append(ld.issue_at(("set", name), f"'{name}' is also in vary", key_itself=True))
+    for name, v in e.vary.items():
+        vals = ld.vary_values(name)
+        if isinstance(v, Span) and not vals:
+            out.append(ld.issue_at(("vary", name), f"from {v.start} to {v.to} holds no value"))
+        elif len(vals) > 1000:
+            out.append(ld.issue_at(("vary", name), f"{len(vals)} values; at most 1000"))
+        if name == "boids":
+            if isinstance(v, Fraction):
+                out.append(ld.issue_at(("vary", name), "the flock size is a number of boids"))
+            for i, b in enumerate(vals):
+                if not (isinstance(b, int) or float(b).is_integer()) or not 1 <= b <= 65535:
+                    out.append(ld.issue_at(("vary", name) + ((i,) if isinstance(v, list) else ()),
+                                           f"{b}: a flock size is a whole number in 1..65535"))
+                    break
+        if len(set(map(float, vals))) != len(vals):
+            out.append(ld.issue_at(("vary", name), "a value is listed twice"))
+    points = math.prod(len(ld.vary_values(n)) for n in e.vary) if e.vary else 1
+    if points * e.trials > MAX_TRIALS:
+        out.append(ld.issue_at(("trials",), f"{points} points x {e.trials} trials is more than {MAX_TRIALS:,}"))
+    return out

@@ -1,0 +1,171 @@
+"""Running an experiment's batches: in this process, on a local Dask
+cluster (one single-threaded worker process per core), or on an existing
+cluster by its scheduler's address; writing each row as its batch completes.
+
+Only this (the client) process writes rows, one whole batch per write,
+flushed and synced, when the batch's result has arrived. A worker that dies
+mid-batch has written nothing; the scheduler runs its batch again on
+another worker (Dask's own recovery: a task survives up to
+`distributed.scheduler.allowed-failures` worker deaths), and the rows file
+gets that batch once. A run killed mid-write leaves at most a partial last
+line, which `RowFile.done` cuts off before resuming.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+
+from .experiment_trials import Job, run_batch
+
+
+class RowFile:
+    """rows.jsonl: one JSON object per trial, a line each."""
+
+    def __init__(self, path) -> None:
+        self.path = path
+
+    def done(self) -> dict:
+        """{(point, trial): row} of the complete rows; a partial last line (a
+        write cut short) is removed from the file, so its trials run again."""
+        if not os.path.exists(self.path):
+            return {}
+        with open(self.path, "rb") as fh:
+            data = fh.read()
+        keep = data.rfind(b"\n") + 1
+        if keep < len(data):
+            with open(self.path, "r+b") as fh:
+                fh.truncate(keep)
+        rows = {}
+        for line in data[:keep].splitlines():
+            r = json.loads(line)
+            rows[(r["point"], r["trial"])] = r
+        return rows
+
+    def append(self, rows: list[dict]) -> None:
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def batch_size(trials: int, workers: int) -> int:
+    """Trials per task: about 8 tasks per worker for balance, at most 25
+    trials (a lost worker costs little), at least 1."""
+    return max(1, min(25, -(-trials // max(1, workers * 8))))
+
+
+def make_batches(todo, size: int) -> list:
+    """[(point, [(trial, seed), ...]), ...]: `todo` (point, trial, seed) in
+    runs of at most `size` trials of one point."""
+    out, cur = [], None
+    for point, trial, seed in todo:
+        if cur is None or cur[0].index != point.index or len(cur[1]) >= size:
+            cur = (point, [])
+            out.append(cur)
+        cur[1].append((trial, seed))
+    return out
+
+
+class Progress:
+    """trials done / total, trials per second (this run's), time left; a
+    bar redrawn in place on a terminal, a line every 10 s otherwise."""
+
+    def __init__(self, total: int, done: int = 0, stream=None, every: float = 10.0) -> None:
+        self.total, self.start_done, self.done = total, done, done
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.t0 = self.last = time.monotonic()
+        self.every = 0.2 if self.tty else every
+        self.shown = -1
+
+    def text(self) -> str:
+        dt = time.monotonic() - self.t0
+        ran = self.done - self.start_done
+        rate = ran / dt if dt > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else None
+        pct = 100.0 * self.done / self.total if self.total else 100.0
+        width = 24
+        fill = int(width * self.done / self.total) if self.total else width
+        return (f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} trials ({pct:.0f}%), "
+                f"{rate:.1f} trials/s, {_duration(left)} left")
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= self.every or self.done >= self.total:
+            self.last = now
+            self._show()
+
+    def _show(self) -> None:
+        self.shown = self.done
+        if self.tty:
+            self.stream.write("\r" + self.text() + "\x1b[K")
+        else:
+            self.stream.write(self.text() + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown != self.done:
+            self._show()
+        if self.tty:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _duration(s) -> str:
+    if s is None:
+        return "?"
+    s = int(round(s))
+    return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else (f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s")
+
+
+def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, scheduler: str | None = None,
+        progress: Progress | None = None, on_rows=None) -> str:
+    """Run the batches; rows go to `sink` as each batch completes. workers:
+    0 = in this process (no Dask), None = one per core, N = N local
+    workers; `scheduler` = an existing cluster. on_rows(rows, client) is
+    called after each batch is written (client None in-process). Returns
+    a sentence saying where it ran."""
+    if scheduler is None and workers == 0:
+        for point, trials in batches:
+            rows = run_batch(job, point, trials)
+            sink.append(rows)
+            _after(rows, None, progress, on_rows)
+        return "in this process"
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        with Client(scheduler, timeout="30s") as client:
+            n = len(client.scheduler_info().get("workers", {}))
+            _run_dask(client, job, batches, sink, progress, on_rows)
+        return f"on the cluster at {scheduler} ({n} workers when it started)"
+    n = workers or os.cpu_count() or 1
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
+        _run_dask(client, job, batches, sink, progress, on_rows)
+    return f"on a local Dask cluster of {n} worker process{'es' if n != 1 else ''}"
+
+
+def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows) -> None:
+    from distributed import as_completed
+
+    futures = [client.submit(run_batch, job, point, trials, pure=False, retries=2,
+                             key=f"boidsgen-trials-{job.key[:8]}-p{point.index}-t{trials[0][0]}")
+               for point, trials in batches]
+    try:
+        for _, rows in as_completed(futures, with_results=True):
+            sink.append(rows)
+            _after(rows, client, progress, on_rows)
+    finally:
+        client.cancel(futures)
+
+
+def _after(rows, client, progress, on_rows) -> None:
+    if progress is not None:
+        progress.update(len(rows))
+    if on_rows is not None:
+        on_rows(rows, client)
