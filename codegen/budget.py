@@ -94,12 +94,19 @@ def build_host_driver(fw: Path, out: Path) -> Path:
     return out
 
 
-def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path) -> Path:
-    """The one-frame image for qemu-mipsel: -march=m4k, freestanding."""
+def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = False) -> Path:
+    """The one-frame image for qemu-mipsel: -march=m4k, freestanding. With
+    draw (budget --profile): -g for the line table (the code is the same)
+    and a third segment, the frame's drawing onto a stub SPI port."""
     inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
     arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
     cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "m4k_check" / "include"),
                      *CFLAGS_STRICT, opt, f"-I{fw}", f"-I{RUNTIME_DIR}"]
+    extra = []
+    if draw:
+        cflags += ["-g", "-DBUDGET_DRAW"]
+        extra = [BUDGET_DIR / "budget_tft_port.c", RUNTIME_DIR / "draw.c", RUNTIME_DIR / "tft_ili9340.c",
+                 RUNTIME_DIR / "font5x7.c"]
     libgcc = _run([MIPS_CC, *arch, "-print-libgcc-file-name"]).stdout.strip()
     blob = out.with_suffix(".state.S")
     blob.write_text(f'    .section .rodata\n    .balign 4\n    .globl budget_state\nbudget_state:\n'
@@ -107,7 +114,7 @@ def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path) -> Path:
     _run([MIPS_CC, *cflags, "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld",
           "-Wl,--build-id=none", BUDGET_DIR / "start.S", blob, BUDGET_DIR / "budget_m4k.c",
           BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", RUNTIME_DIR / "state_io.c",
-          RUNTIME_DIR / "fxdecimal.c", libgcc, "-o", out])
+          RUNTIME_DIR / "fxdecimal.c", *extra, libgcc, "-o", out])
     return out
 
 

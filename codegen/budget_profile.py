@@ -1,0 +1,289 @@
+"""`boidsgen budget --profile`: where one frame's instructions and cycles go.
+
+For each flock size and variant (as `boidsgen budget`: codegen/budget.py),
+the -O1 m4k image is built with -g and a third segment that draws the frame
+onto a stub SPI port (firmware_runtime/budget/budget_tft_port.c), and run
+once under qemu-mipsel -d in_asm,exec,nochain (codegen/m4k_trace.py). Every
+executed instruction of the frame is then given to one part:
+
+- by function (`mipsel-linux-gnu-nm -n`): libgcc's 64-bit divisions
+  (__divdi3 & co.) are "divisions", charged also to the rule whose code
+  called them (the last block run outside them); memcpy/memset their own;
+- inside the generated flock code by its line (`mipsel-linux-gnu-addr2line
+  -i`: the line table of -g, which does not change the code): code inlined
+  from fixed.h's square root is "square roots", from fx_div/fx_acc_mean/
+  fx_idiv (and any div instruction) "divisions"; every other line belongs to
+  the part its place in the generated boids_step says (codegen/profile_lines.py).
+
+Cycles come from the M4K cycle model (codegen/m4k_cycles.py); the pair
+counts from the warmed-up state (codegen/pair_counts.py); the lower bound
+from codegen/budget_bound.py. The parts always add up to the frame: the
+test checks it against count_segments.
+"""
+from __future__ import annotations
+
+import bisect
+import sys
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import profile_lines as PL
+from .budget import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, missing_tools,
+                     render_variant, spec_variant, variants_for)
+from .budget_bound import Bound, lower_bound
+from .m4k_cycles import CycleModel, block_costs, branch_index, segment_mix
+from .m4k_trace import read_trace
+from .pair_counts import PairCounts, pair_counts
+
+DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
+MEM_FUNCS = {"memcpy", "memset"}
+SQRT_INLINE = {"fx_isqrt64", "fx_sqrt", "fx_hypot"}
+DIV_INLINE = {"fx_div", "fx_idiv", "fx_acc_mean"}
+
+
+class Symbols:
+    """Function of an address, from `nm -n` (libgcc's `.pic.` stubs named as
+    the routine they enter)."""
+    def __init__(self, elf: Path):
+        out = _run(["mipsel-linux-gnu-nm", "-n", elf]).stdout
+        self.addrs, self.names = [], []
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "tTW":
+                self.addrs.append(int(p[0], 16))
+                self.names.append(p[2].removeprefix(".pic."))
+
+    def of(self, addr: int) -> str:
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return self.names[i] if i >= 0 else "?"
+
+
+def fixed_h_functions(text: str) -> dict[int, str]:
+    """Line of fixed.h -> the inline function it is in (for code whose line
+    info points into fixed.h without an inline chain)."""
+    out: dict[int, str] = {}
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):
+        m = re.match(r"static inline [\w ]+?\b(\w+)\(", ln)
+        if m:
+            k = i
+            while k < len(lines) and not lines[k].startswith("}") and not (k == i and ln.rstrip().endswith("}")):
+                out[k + 1] = m.group(1)
+                k += 1
+            out[k + 1] = m.group(1)
+    return out
+
+
+def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[list[str], str, int]]:
+    """addr -> (inlined function names, innermost first; outer file; outer line)."""
+    out: dict[int, tuple] = {}
+    if not addrs:
+        return out
+    res = _run(["mipsel-linux-gnu-addr2line", "-a", "-f", "-i", "-e", elf, *[hex(a) for a in addrs]]).stdout
+    cur, frames = None, []
+
+    def flush():
+        if cur is not None and frames:
+            names = [f for f, _ in frames]
+            loc = frames[-1][1]
+            fname, _, ln = loc.rpartition(":")
+            m = re.match(r"\d+", ln)
+            out[cur] = (names[:-1], os.path.basename(fname), int(m.group(0)) if m else 0)
+
+    lines = res.splitlines()
+    i = 0
+    while i < len(lines):
+        if re.match(r"^0x[0-9a-f]+$", lines[i]):
+            flush()
+            cur, frames = int(lines[i], 16), []
+            i += 1
+        else:
+            frames.append((lines[i], lines[i + 1] if i + 1 < len(lines) else "?:0"))
+            i += 2
+    flush()
+    return out
+
+
+@dataclass
+class Part:
+    insns: int = 0
+    cycles: int = 0
+
+
+@dataclass
+class FrameProfile:
+    variant: str
+    n: int
+    total_insns: int
+    total_cycles: int
+    parts: dict  # part -> Part
+    div_from: dict  # the part whose code asked for the division -> Part
+    draw: Part
+    draw_funcs: dict  # function -> Part
+    digest_insns: int
+    mix: object  # m4k_cycles.Mix of the frame
+    pairs: PairCounts
+    spi_bytes: int
+    bound: Bound | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel):
+    """(frame parts, division callers, drawing, drawing by function,
+    digest instructions, frame mix, trace) of one image's qemu log."""
+    sym = Symbols(elf)
+    mark = sym.addrs[sym.names.index("budget_mark")]
+    tr = read_trace(log, mark, 3, callee=lambda pc: sym.of(pc) in DIV_FUNCS | MEM_FUNCS)
+    frame, digest, draw = tr.segments
+    labels = PL.label_lines(fw_c.read_text())
+    fixed = fixed_h_functions((RUNTIME_DIR / "fixed.h").read_text())
+    own = sorted({ins.addr for pc in frame.runs for ins in tr.blocks[pc]
+                  if sym.of(ins.addr) not in DIV_FUNCS | MEM_FUNCS})
+    where = addr2line(elf, own)
+
+    def line_part(addr: int) -> str:
+        w = where.get(addr)
+        if w is None or w[1] != fw_c.name:
+            return PL.OTHER
+        return labels.get(w[2], PL.OTHER)
+
+    def part_of(ins) -> str:
+        f = sym.of(ins.addr)
+        if f in DIV_FUNCS:
+            return PL.DIV
+        if f in MEM_FUNCS:
+            return PL.MEM
+        w = where.get(ins.addr, ([], "", 0))
+        inl = set(w[0]) | ({fixed.get(w[2], "")} if w[1] == "fixed.h" else set())
+        if f == "main":
+            return PL.HARNESS
+        if inl & SQRT_INLINE:
+            return PL.SQRT
+        if inl & DIV_INLINE or ins.mnem in ("div", "divu"):
+            return PL.DIV
+        return line_part(ins.addr)
+
+    parts: dict[str, Part] = {}
+    div_from: dict[str, Part] = {}
+    for pc, runs in frame.runs.items():
+        blk = tr.blocks[pc]
+        costs = block_costs(model, blk)
+        bi = branch_index(blk)
+        taken = frame.taken.get(pc, 0)
+        lib = sym.of(pc) in DIV_FUNCS | MEM_FUNCS
+        callers = {c: k for (b, c), k in frame.via.items() if b == pc} if lib else {None: runs}
+        for i, (ins, cyc) in enumerate(zip(blk, costs)):
+            p = part_of(ins)
+            c_tot = cyc * runs + (taken * model.flash_ws if i == bi else 0)
+            acc = parts.setdefault(p, Part())
+            acc.insns += runs
+            acc.cycles += c_tot
+            if p in (PL.DIV, PL.SQRT):
+                for caller, k in callers.items():
+                    src = line_part(tr.blocks[caller][branch_index(tr.blocks[caller])].addr) if lib else line_part(ins.addr)
+                    src = "code with no boids_flock.c line" if src == PL.OTHER else src
+                    d = div_from.setdefault((p, src), Part())
+                    d.insns += k
+                    d.cycles += round(c_tot * k / runs)
+    dmix = segment_mix(model, tr.blocks, draw.runs, draw.taken)
+    dfun: dict[str, Part] = {}
+    for pc, runs in draw.runs.items():
+        for ins, cyc in zip(tr.blocks[pc], block_costs(model, tr.blocks[pc])):
+            d = dfun.setdefault(sym.of(ins.addr), Part())
+            d.insns += runs
+            d.cycles += cyc * runs
+    fmix = segment_mix(model, tr.blocks, frame.runs, frame.taken)
+    return parts, div_from, Part(dmix.insns, dmix.cycles), dfun, digest.instructions(tr.blocks), fmix
+
+
+def profile_one(fw: Path, state: Path, work: Path, variant: str, n: int, spi_bytes: int,
+                model: CycleModel) -> FrameProfile:
+    elf = build_m4k_driver(fw, state, "-O1", work / f"profile_{n}.elf", draw=True)
+    log = work / f"profile_{n}.qemu.log"
+    res = subprocess.run([QEMU, "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)],
+                         capture_output=True, text=True, timeout=3600)
+    try:
+        if res.returncode != 0:
+            raise BudgetError(f"{elf} under {QEMU} exited {res.returncode} (1: its frame differs from the host's)")
+        parts, div_from, draw, dfun, dig, mix = attribute(elf, log, fw / "boids_flock.c", model)
+    finally:
+        log.unlink(missing_ok=True)
+    pairs = pair_counts(state, fw)
+    return FrameProfile(variant, n, mix.insns, mix.cycles, parts, div_from, draw, dfun, dig, mix, pairs, spi_bytes)
+
+
+@dataclass
+class Profile:
+    spec_name: str
+    fps: int
+    spi_hz: int
+    cpi: float
+    warmup: int
+    seed: int
+    model: CycleModel
+    frames: list  # [FrameProfile]
+
+    def frame_ms(self, fp: FrameProfile, how: str) -> float:
+        spi = fp.spi_bytes * 8 / self.spi_hz
+        if how == "model":
+            return ((fp.total_cycles + fp.draw.cycles) / F_CPU + spi) * 1000
+        return (fp.total_insns * self.cpi / F_CPU + spi) * 1000
+
+    def fits(self, variant: str, how: str) -> str:
+        from .budget_report import largest_n
+        pts = sorted((fp.n, self.frame_ms(fp, how)) for fp in self.frames if fp.variant == variant)
+        if how == "bound":
+            pts = sorted((fp.n, fp.bound.frame_ms) for fp in self.frames if fp.variant == variant)
+        return largest_n(pts, 1000 / self.fps)
+
+    def report(self) -> str:
+        from .budget_report import report
+        return report(self)
+
+
+def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int | None = None, cpi: float = 1.5,
+                which: str = "both", progress=None, model: CycleModel | None = None) -> Profile:
+    from .pipeline import checked_model
+
+    miss = missing_tools()
+    if miss:
+        raise BudgetError(f"missing tools: {', '.join(miss)} (bash tools/setup.sh installs them)")
+    model = model or CycleModel()
+    spec = checked_model(spec_path).spec
+    seed = spec.seed if seed is None else seed
+    cap = max(max(boids), 1)
+    frames = []
+    with tempfile.TemporaryDirectory(prefix="boids-profile-") as tmp:
+        tmp = Path(tmp)
+        for vname, kw in variants_for(spec, which):
+            sp = spec_variant(spec, capacity=max(cap, spec.flock.capacity), **kw)
+            vdir = tmp / re.sub(r"\W+", "_", vname)
+            render_variant(sp, spec_path, vdir)
+            fw = vdir / "firmware"
+            host = build_host_driver(fw, vdir / "budget_host")
+            for n in boids:
+                state = vdir / f"state_{n}.bin"
+                res = _run([host, str(n), str(warmup), str(seed), state])
+                spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
+                fp = profile_one(fw, state, vdir, vname, n, spi, model)
+                fp.bound = lower_bound(fp.pairs, n, spi, spec.board.spi_hz, model)
+                frames.append(fp)
+                if progress:
+                    progress(fp)
+    return Profile(spec.name, spec.frame_rate, spec.board.spi_hz, cpi, warmup, seed, model, frames)
+
+
+def profile_cli(a, boids: list[int], err) -> int:
+    """`boidsgen budget --profile`."""
+    try:
+        p = run_profile(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant,
+                        progress=lambda fp: print(f"  profiled {fp.variant} N={fp.n}", file=sys.stderr, flush=True))
+    except BudgetError as e:
+        err(str(e))
+        return 1
+    print(p.report())
+    return 0

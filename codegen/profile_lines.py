@@ -1,0 +1,131 @@
+"""Which part of a frame each line of a generated boids_flock.c belongs to,
+for `boidsgen budget --profile` (codegen/budget_profile.py): read from the
+structure of the generated boids_step (codegen/lang/emit_c.py prints it):
+the boid loop, the pair loop inside it with its box test, each rule's code
+under its `/* rule */` comment, the grid's counting sort and cell walk.
+A line the reading does not place is "other" (never dropped: the profile's
+parts always add up to the frame).
+"""
+from __future__ import annotations
+
+import re
+
+PAIR_CAND = "pair loop: per candidate pair (load, dx, dy, box test)"
+PAIR_ROW = "pair loop: per 3x3 cell row (grid)"
+PAIR_BOX = "pair loop: per in-box pair (squared distance, range tests)"
+BOID = "per boid: loop, loads, stores, position"
+DIV = "divisions (__divdi3 & co., div)"
+SQRT = "square roots (fx_isqrt64)"
+GRID_BUILD = "grid build (counting sort)"
+GRID_WALK = "grid: cell walk"
+SETUP = "frame setup"
+MEM = "memcpy/memset"
+OTHER = "other"
+HARNESS = "harness (the markers' call and return)"
+
+
+def pair_rule(name: str) -> str:
+    return f"pair loop: {name} sums"
+
+
+def boid_rule(name: str) -> str:
+    return f"per boid: {name}"
+
+
+def _close(lines: list[str], start: int) -> int:
+    """Index of the line closing the brace opened on or after `start`."""
+    depth = 0
+    opened = False
+    for i in range(start, len(lines)):
+        for ch in lines[i]:
+            if ch == "{":
+                depth += 1
+                opened = True
+            elif ch == "}":
+                depth -= 1
+        if opened and depth <= 0:
+            return i
+    return len(lines) - 1
+
+
+def rule_names(text: str) -> list[str]:
+    m = re.search(r"The rules, in spec order: ([^.]*)\.", text)
+    return [r.strip() for r in m.group(1).split(",")] if m else []
+
+
+def label_lines(text: str) -> dict[int, str]:
+    """1-based line number -> part, for the lines of boids_step and of the
+    grid's helper (grid_coord)."""
+    lines = text.splitlines()
+    rules = set(rule_names(text))
+    out: dict[int, str] = {}
+    comment = re.compile(r"^\s*/\* (\w+) \*/\s*$")
+
+    def put(i: int, lab: str):
+        out[i + 1] = lab
+
+    for i, ln in enumerate(lines):
+        if re.match(r"static int32_t grid_coord\(", ln):
+            for k in range(i, _close(lines, i) + 1):
+                put(k, GRID_BUILD)
+    try:
+        f0 = next(i for i, ln in enumerate(lines) if ln.startswith("void boids_step("))
+    except StopIteration:
+        return out
+    f1 = _close(lines, f0)
+    body = next((i for i in range(f0, f1) if re.search(r"boid_t \*b = &f->b\[i\]", lines[i])), None)
+    if body is None:
+        for k in range(f0, f1 + 1):
+            put(k, OTHER)
+        return out
+    head = next(i for i in range(body, f0, -1) if lines[i].lstrip().startswith("for ("))
+    hend = _close(lines, head)
+    walk = next((i for i in range(f0, head) if re.match(r"\s*for \(gy = ", lines[i])), None)
+    pre_end = walk if walk is not None else head
+    state = SETUP
+    for k in range(f0, pre_end):
+        if state == SETUP and re.search(r"\bcell\b|grid_", lines[k]) and "previous" not in lines[k]:
+            state = GRID_BUILD
+        put(k, state)
+    if walk is not None:
+        for k in list(range(walk, head)) + list(range(hend + 1, _close(lines, walk) + 1)):
+            put(k, GRID_WALK)
+    for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
+        put(k, SETUP)
+    pair = next((i for i in range(body, hend) if re.match(r"\s*for \(j = ", lines[i])), None)
+    pend = _close(lines, pair) if pair is not None else body
+    box = next((i for i in range(pair, pend) if ">= box" in lines[i]), pair) if pair is not None else None
+    cur = BOID
+    after = False
+    for k in range(head, hend + 1):
+        ln = lines[k]
+        if pair is not None and pair <= k <= pend:
+            if k <= box or k == pend:
+                lab = PAIR_CAND
+            else:
+                m = comment.match(ln)
+                if m and m.group(1) in rules:
+                    cur = pair_rule(m.group(1))
+                elif re.match(r"\s*(\}|if \(|\} else)", ln) or cur == BOID:
+                    cur = PAIR_BOX
+                lab = cur
+            put(k, lab)
+            if k == pend:
+                cur, after = BOID, True
+            continue
+        if re.search(r"for \(gr = |j_end", ln):
+            put(k, PAIR_ROW)
+            continue
+        if after:
+            m = comment.match(ln)
+            if m and m.group(1) in rules:
+                cur = boid_rule(m.group(1))
+            elif not ln.strip() or re.match(r"\s*b->", ln):
+                cur = BOID
+            elif re.match(r"\}\s*$", ln.strip()) and ln.startswith(" " * 8) is False:
+                cur = BOID
+        put(k, cur if after else BOID)
+    row = next((i for i in range(body, hend) if re.match(r"\s*for \(gr = ", lines[i])), None)
+    if row is not None:
+        put(_close(lines, row), PAIR_ROW)
+    return out

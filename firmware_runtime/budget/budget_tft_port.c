@@ -1,0 +1,79 @@
+/* budget_tft_port.c - the tft_port_* end of the ILI9340 driver for the
+ * budget's m4k image (budget_m4k.c), so that `boidsgen budget --profile`
+ * can count the CPU instructions of drawing a frame under qemu-mipsel.
+ *
+ * A twin of the SPI section of platform_pic32.c, statement for statement,
+ * with the SPI1 and LAT registers replaced by volatile words in RAM: the
+ * status reads say "idle, transmit buffer not full, receive buffer empty",
+ * so every wait loop runs its test once. On the board those loops spin
+ * while the bytes shift out; that time is the SPI time, which the budget
+ * counts apart (bytes x 8 / SPI clock). Each register access is one load
+ * or store here as on the PIC32 (where it crosses the peripheral bus).
+ * The bytes are not counted here (a counter would add instructions the
+ * board does not run): the host driver counts them (budget_host.c). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tft_ili9340.h"
+
+#define SPIRBE 0x00000020u
+#define SPIBUSY 0x00000800u
+#define SPITBF 0x00000002u
+
+static volatile uint32_t spi1stat = SPIRBE, spi1buf, spi1statclr, lat_set, lat_clr;
+
+static void spi_drain_rx(void)
+{
+    while (!(spi1stat & SPIRBE)) (void)spi1buf;
+    spi1statclr = 0x40u; /* SPIROV */
+}
+
+static void spi_wait_idle(void)
+{
+    while (spi1stat & SPIBUSY) spi_drain_rx();
+    spi_drain_rx();
+}
+
+static void spi_put(uint8_t b)
+{
+    while (spi1stat & SPITBF) spi_drain_rx();
+    spi1buf = b;
+}
+
+void tft_port_select(int on)
+{
+    spi_wait_idle();
+    if (on) lat_clr = 1u << 1; /* CS */
+    else lat_set = 1u << 1;
+}
+
+void tft_port_command(uint8_t cmd)
+{
+    spi_wait_idle();
+    lat_clr = 1u << 0; /* DC low: a command */
+    spi_put(cmd);
+    spi_wait_idle();
+    lat_set = 1u << 0;
+}
+
+void tft_port_data(const uint8_t *b, size_t n)
+{
+    while (n--) spi_put(*b++);
+}
+
+void tft_port_fill(uint16_t color, uint32_t n)
+{
+    uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
+    while (n--) {
+        spi_put(hi);
+        spi_put(lo);
+    }
+}
+
+void tft_port_reset(int level)
+{
+    if (level) lat_set = 1u << 2;
+    else lat_clr = 1u << 2;
+}
+
+void tft_port_delay_ms(uint32_t ms) { (void)ms; }
