@@ -21,6 +21,8 @@ spatial grid: synchronous order with performance.grid on):
 3. cycles = instructions x CPI (assumed, --cpi, default 1.5: the M4K is a
    single-issue 5-stage pipeline at CPI ~1, plus flash wait states at
    40 MHz, MDU stalls on 32x32 multiplies and load-use stalls);
+   `budget --profile` (codegen/budget_profile.py) replaces the flat CPI by
+   a cycle model of the M4K (codegen/m4k_cycles.py) and reports both;
    SPI time = bytes x 8 / spi_hz (drawing blocks on the SPI in the lab's
    driver, so it adds to the frame); frame = cycles / f_cpu + SPI time.
 4. RAM per boid: the whole board image (m4k-check) linked at two capacities.
