@@ -218,6 +218,16 @@ def _bare_word(data):
     return {"do": data} if isinstance(data, str) else data
 
 
+def _or_bare_word(*words: str):
+    """JSON Schema: the mapping, or one of the bare words (what _bare_word reads)."""
+    def extra(schema: dict, cls) -> None:
+        obj = dict(schema)
+        schema.clear()
+        schema.update(title=obj.pop("title", cls.__name__), description=obj.pop("description", ""),
+                      anyOf=[{"type": "string", "enum": list(words)}, obj])
+    return extra
+
+
 def _one_of(obj, keys: tuple[str, ...], what: str) -> None:
     given = [k for k in keys if getattr(obj, k) is not None]
     if len(given) != 1:
@@ -231,6 +241,7 @@ class CourseAction(Strict):
     line. A bare word (`reset`, `pause`, `resume`) or a mapping with one of
     set (with value), boids, add_boids, remove_boids, command."""
 
+    model_config = ConfigDict(json_schema_extra=_or_bare_word("reset", "pause", "resume"))
     do: Literal["reset", "pause", "resume"] | None = Field(
         None, description="reset the flock, pause or resume the animation (usually written bare: `1: reset`)")
     set: Name | None = Field(None, description="a tunable parameter to set to `value`")
@@ -266,6 +277,7 @@ class CourseToggle(Strict):
     to on_value, default 1; off: off_value, default 0), or `{on: ACTION,
     off: ACTION}`."""
 
+    model_config = ConfigDict(json_schema_extra=_or_bare_word("pause", "adaptive_spawn"))
     do: Literal["pause", "adaptive_spawn"] | None = Field(None, description="usually written bare: `2: pause`")
     param: Name | None = Field(None, description="a tunable parameter: an int one, or give on_value and off_value")
     on_value: Number | None = Field(None, description="what `param` is set to when switched on (default 1)")
