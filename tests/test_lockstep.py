@@ -102,6 +102,7 @@ def test_in_step_600_frames_through_every_kind_of_change(built):
     assert rc == 0, out
     assert "600 frames in step" in out or "frames in step" in out.splitlines()[-1], out
     summary = out.strip().splitlines()[-1]
+    print(summary)
     # every kind of change reached the mirror: not a quiet run that proves nothing
     for kind in ("set ", "boids/command", "boids/adaptive", "reset", "pause", "resume"):
         assert kind in summary, summary
