@@ -372,9 +372,10 @@ def test_course_bytes():
 
 # ---------------------------------------------------------------- the spec section's errors, located
 
-def _spec_with(tmp_path: Path, course: str, base: str = "scouts_vga") -> tuple[Path, list[str]]:
+def _spec_with(tmp_path: Path, course: str | None, base: str = "scouts_vga") -> tuple[Path, list[str]]:
+    """The committed spec `base` with its course section replaced (None: none)."""
     text = (ROOT / "spec" / f"{base}.yaml").read_text()
-    text = text[:text.index("\n# The course's Python interface")] + "\ncourse:\n" + course
+    text = text[:text.index("\n# The course's Python interface")] + ("\ncourse:\n" + course if course else "\n")
     p = tmp_path / "spec" / f"{base}.yaml"
     p.parent.mkdir(exist_ok=True)
     p.write_text(text)
@@ -406,13 +407,9 @@ def test_spec_errors_are_located(tmp_path, course, marker, col, want):
     assert len(issues) == 1 and issues[0].startswith(f"{path}:{line}:{col}: {want}"), issues
 
 
-def test_spec_without_course_answers_err(tmp_path):
-    """A spec with no `course:` section: an empty table, and the model says so."""
+def test_spec_without_course_has_an_empty_table(tmp_path):
     from codegen.model import build_model
 
-    text = (ROOT / "spec" / "boids.yaml").read_text()
-    p = tmp_path / "spec" / "boids.yaml"
-    p.parent.mkdir()
-    p.write_text(text[:text.index("\n# The course's Python interface")] + "\n")
-    s, _ = load_spec(p)
-    assert s.course is None and build_model(s, p).course == ()
+    path, _ = _spec_with(tmp_path, None, base="boids")
+    s, _ = load_spec(path)
+    assert s.course is None and build_model(s, path).course == ()
