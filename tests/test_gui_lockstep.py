@@ -145,7 +145,7 @@ def test_board_mode_shows_where_the_board_diverged(display, default_build):  # n
     the same nudge is caught again."""
     from pysim.gui.board_mode import DIVERGED as RED
 
-    f = 75  # 2.5 s: the connect message holds the status line for 2 s, then "in step" shows
+    f = 150  # 5 s: the connect message holds the status line for 2 s, then "in step" shows
     host = Host(default_build[1], "--perturb", str(f))
     app = make_app()
     try:
