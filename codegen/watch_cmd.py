@@ -18,8 +18,7 @@ SILENT_AFTER = 5.0  # seconds without a line from the board: say so
 
 
 def run(a, model) -> int:
-    from pysim.lockstep import Mirror
-    from pysim.mirror_runner import MirrorRunner
+    from pysim.lockstep_session import Follow
     from pysim.serial_client import BoardClient, BoardError, SpecMismatchWarning
 
     out = sys.stdout
@@ -33,24 +32,14 @@ def run(a, model) -> int:
     except (BoardError, OSError, ValueError) as e:
         print(f"boidsgen watch: {a.port}: {getattr(e, 'reason', e)}", file=sys.stderr)
         return 2
-    mirror = Mirror(model)
-    runner = MirrorRunner(mirror)
-    client.on_stream = runner.put
+    follow = None
     try:
-        client.watch(True, a.every)
-        mirror.set_params({n: v["raw"] for n, v in client.params().items()})
+        follow = Follow(client, model, a.seed, a.timeout, every=a.every, adopt=a.adopt)
         if a.adopt:
-            client.pause()
-            rows = client.dump()
-            runner.settle(a.timeout)
-            with runner.lock:
-                mirror.adopt(rows)
-            client.resume()
-            print(f"watch: adopted the board's state at frame {mirror.frame}", file=out)
+            print(f"watch: adopted the board's state at frame {follow.mirror.frame}", file=out)
         else:
-            seed = client.reset(a.seed)
-            print(f"watch: board reset with seed {seed}", file=out)
-        return _follow(a, client, runner, out)
+            print(f"watch: board reset with seed {follow.seed}", file=out)
+        return _follow(a, client, follow, out)
     except BoardError as e:
         print(f"boidsgen watch: {a.port}: {e.reason}", file=sys.stderr)
         return 2
@@ -58,16 +47,13 @@ def run(a, model) -> int:
         print("\nwatch: interrupted", file=out)
         return 130
     finally:
-        client.on_stream = None
-        try:
-            client.watch(False)
-        except BoardError:
-            pass
-        runner.stop()
+        if follow is not None:
+            follow.close(client)
         client.close()
 
 
-def _follow(a, client, runner, out) -> int:
+def _follow(a, client, follow, out) -> int:
+    runner = follow.runner
     live = out.isatty()
     next_status = 0.0
     last_frame, last_change = -1, time.monotonic()
@@ -75,10 +61,15 @@ def _follow(a, client, runner, out) -> int:
         st = runner.status()
         now = time.monotonic()
         if st.diverged:
-            return _diverged(a, client, runner, out)
+            try:
+                follow.explain(client)  # pause, dump, name the boid and field, resume
+            except BoardError as e:
+                print(f"\nwatch: could not take the board's state: {e.reason}", file=out)
+            print(f"\nwatch: {follow.mirror.diverged or runner.error}", file=out)
+            return 1
         if a.frames and st.frames_in_step >= a.frames:
             print(("\r" if live else "") + st.line(), file=out)
-            kinds = runner.mirror.event_kinds
+            kinds = follow.mirror.event_kinds
             told = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "none"
             print(f"watch: {st.frames_in_step} frames in step; events applied: {told}", file=out)
             return 0
@@ -92,21 +83,3 @@ def _follow(a, client, runner, out) -> int:
             text = st.line()
             print(f"\r{text}\033[K" if live else text, end="" if live else "\n", file=out, flush=True)
         time.sleep(0.05)
-
-
-def _diverged(a, client, runner, out) -> int:
-    """Pause the board, take its state and name the first boid and field that differ."""
-    mirror = runner.mirror
-    try:
-        client.pause()
-        rows = client.dump()
-        runner.settle(a.timeout)  # every line sent before the dump is fed: the mirror is where the board is
-        with runner.lock:
-            detail = mirror.explain(rows)
-            if mirror.diverged is not None:
-                mirror.diverged.detail = detail
-        client.resume()
-    except Exception as e:  # noqa: BLE001 - the digest already says where; the dump is extra
-        print(f"\nwatch: could not take the board's state: {getattr(e, 'reason', e)}", file=out)
-    print(f"\nwatch: {mirror.diverged or runner.error}", file=out)
-    return 1

@@ -104,7 +104,7 @@ class MirrorRunner:
         m = self.mirror
         arr = list(self._arrivals)
         fps = 0.0
-        if len(arr) >= 2 and arr[-1][0] > arr[0][0]:
+        if len(arr) >= 2 and arr[-1][0] - arr[0][0] >= 0.5:  # a shorter span says nothing (fr 0, fr 1 together)
             fps = (arr[-1][1] - arr[0][1]) / (arr[-1][0] - arr[0][0])
         lag = max(0, self._newest - m.sim.frame) if m.synced else 0
         rate = m.model.FRAME_RATE

@@ -255,3 +255,20 @@ def test_stamps_name_the_first_frame_a_change_takes_effect_in(built):
     finally:
         link.close()
         host.stop()
+
+
+def test_adopting_the_boards_state_instead_of_a_reset(built):
+    """`--adopt`: no reset; the mirror takes the paused board's dump (boids,
+    PRNG, frame) and follows on from there, through a change."""
+    _, exe, _ = built
+    host = Host(exe, "--seed", "4242")
+    try:
+        w = Writer(host.path, [(2.5, b"set visual_range 28\r"), (3.0, b"boids 90\r")])
+        try:
+            rc, out = watch(host.path, "--adopt", "--frames", "120")
+        finally:
+            w.close()
+    finally:
+        host.stop()
+    assert rc == 0, out
+    assert "adopted the board's state at frame " in out and "reset" not in out.split("events applied:")[1], out

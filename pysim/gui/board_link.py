@@ -1,7 +1,7 @@
 """The serial link to a board, run off the Tk thread.
 
 A worker thread owns the BoardClient: it connects (and reconnects after a
-loss, once a second), starts the lockstep on each connection (board_mirror:
+loss, once a second), starts the lockstep on each connection (pysim/lockstep_session.py:
 `watch on`, the board's parameters, a `reset` as the sync point; the
 window draws the mirrored flock), runs the jobs the window queues, pins a
 divergence down (pause, dump, explain, resume) and polls `stats` once a
@@ -50,7 +50,7 @@ class BoardLink:
         self.widget, self.port, self.model, self.on_event = widget, port, model, on_event
         self.timeout = timeout
         self.seed = seed  # for the sync point's reset; None: the board's own
-        self.follow = None  # the current connection's Follow (board_mirror), once synced
+        self.follow = None  # the current connection's Follow (pysim/lockstep_session.py), once synced
         self.jobs: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self._latest: dict[str, tuple] = {}  # newest (method, args, done, convert) per key
@@ -173,7 +173,7 @@ class BoardLink:
     def _sync(self, client) -> None:
         from pysim.serial_client import BoardError
 
-        from .board_mirror import Follow
+        from pysim.lockstep_session import Follow
 
         self._unfollow(client)
         try:

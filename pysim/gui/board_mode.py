@@ -1,7 +1,7 @@
 """The window's Board mode (a mixin of App, on the Tk thread only).
 
 Connected, the canvas draws the board's flock as the lockstep mirror
-(board_mirror.Follow, run by the link's worker thread) computes it, at the
+(pysim.lockstep_session.Follow, run by the link's worker thread) computes it, at the
 window's redraw rate; the local simulator does not step. The status line
 says how many frames are in step (green), that the mirror is behind
 (orange), or, in red, where it diverged: "diverged at frame F: boid B field

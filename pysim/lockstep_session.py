@@ -1,17 +1,17 @@
-"""The lockstep of one board connection, for the window's Board mode.
-
-Runs on the BoardLink's worker thread (never on the Tk thread): the same
-sequence as `boidsgen watch` (codegen/watch_cmd.py). The client's reader
+"""The lockstep of one board connection: `boidsgen watch` (codegen/watch_cmd.py)
+and the window's Board mode (run on its link's worker thread, never on the Tk
+thread) both start, pin down and stop it here. The client's reader
 feeds every `fr`/`ev` line to a MirrorRunner (pysim/mirror_runner.py), the
 board is switched to `watch on`, its parameters go to the mirror, and a
-`reset` (the board answers `ev reset` + `fr 0`) is the sync point. From
+`reset` (the board answers `ev reset` + `fr 0`) is the sync point (or,
+adopting, the board's `dump` taken while it is paused). From
 then on the mirror follows only what the board announces: a parameter the
 window changes goes to the board as `set`, and the mirror takes it from the
 board's `ev set`. The first divergence is pinned down once, by pausing the
 board, taking its `dump` and comparing it with the mirror at the same frame.
 
-The window reads `runner.status()` and draws `mirror.sim.scene()` under
-`runner.lock`; nothing here touches Tk.
+Callers read `runner.status()` (and a window draws `mirror.sim.scene()`
+under `runner.lock`); nothing here touches a port's thread or Tk.
 """
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ WATCH_EVERY = 1  # a digest after every frame: a divergence is pinned to its fra
 
 class Follow:
     """Start the lockstep on a connected client: `watch on`, the board's
-    parameters, `reset SEED` (None: the board's own seed). Raises what the
-    client raises (BoardError, BoardLinkLost, ...), leaving nothing running."""
+    parameters, `reset SEED` (None: the board's own seed) or, with adopt,
+    the board's state from a `dump`. Raises what the client raises
+    (BoardError, BoardLinkLost, ...), leaving nothing running."""
 
-    def __init__(self, client, model, seed: int | None, timeout: float) -> None:
+    def __init__(self, client, model, seed: int | None, timeout: float, every: int = WATCH_EVERY,
+                 adopt: bool = False) -> None:
         from pysim.lockstep import Mirror
         from pysim.mirror_runner import MirrorRunner
 
@@ -33,11 +35,22 @@ class Follow:
         self.explained = False
         client.on_stream = self.runner.put
         try:
-            client.watch(True, WATCH_EVERY)
+            client.watch(True, every)
             raw = {n: d["raw"] for n, d in client.params().items()}
             with self.runner.lock:
                 self.mirror.set_params(raw)
-            self.seed = client.reset(seed)  # the sync point
+            if adopt:
+                self.seed = None
+                was_paused = bool(client.stats().get("paused"))
+                client.pause()
+                rows = client.dump()
+                self.runner.settle(timeout)
+                with self.runner.lock:
+                    self.mirror.adopt(rows)
+                if not was_paused:
+                    client.resume()
+            else:
+                self.seed = client.reset(seed)  # the sync point
         except BaseException:
             self.close(client)
             raise
