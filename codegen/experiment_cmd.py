@@ -54,7 +54,7 @@ def run(a) -> int:
     if why:
         _err(why)
         return 2
-    from pysim.experiment_runner import Progress, RowFile, batch_size, make_batches
+    from pysim.experiment_runner import Progress, RowFile, batch_size, cost, make_batches
     from pysim.experiment_runner import run as run_batches
 
     out.mkdir(parents=True, exist_ok=True)
@@ -72,11 +72,12 @@ def run(a) -> int:
         print(f"note: {n}")
     if todo:
         _warm(plan, a)
-        progress = Progress(plan.total, len(done))
+        batches = make_batches(todo, size)
+        progress = Progress(plan.total, len(done), work=sum(cost(p, t) for p, t in batches))
         old = signal.signal(signal.SIGTERM, _interrupt)
         t0 = time.perf_counter()
         try:
-            where = run_batches(plan.job, make_batches(todo, size), sink, workers=a.workers,
+            where = run_batches(plan.job, batches, sink, workers=a.workers,
                                 scheduler=a.scheduler, progress=progress)
         except KeyboardInterrupt:
             progress.close()
@@ -100,9 +101,9 @@ def _warm(plan, a) -> None:
     """Compile (or load) the kernel here first, so local workers find it cached."""
     if a.scheduler:
         return
-    from pysim.experiment_trials import simulation
+    from pysim.experiment_trials import warm
 
-    simulation(plan.job).step()
+    warm(plan.job)
 
 
 def _refuse_out(out: Path, plan, resume: bool) -> str | None:

@@ -36,10 +36,10 @@ from .spec_errors import SpecError, SpecIssue
 from .spec_loader import Locator, _plain, read_yaml
 
 # the metrics a trial can record (pysim/experiment_trials.py computes them)
-METRICS = ("decision", "side_time", "polarisation", "speed", "groups", "nn_dist",
+METRICS = ("decision", "naive_decision", "side_time", "polarisation", "speed", "groups", "nn_dist",
            "centroid_x", "centroid_y", "velocity_x", "velocity_y")
-PROPORTIONS = frozenset({"decision"})  # 0/1 per trial: Wilson intervals
-NEED_SCOUTS = frozenset({"decision", "side_time"})
+PROPORTIONS = frozenset({"decision", "naive_decision"})  # 0/1 per trial: Wilson intervals
+NEED_SCOUTS = frozenset({"decision", "naive_decision", "side_time"})
 MAX_TRIALS = 10_000_000
 Number = Union[int, float]
 

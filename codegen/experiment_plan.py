@@ -120,21 +120,23 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     points, seen = [], {}
     for combo in itertools.product(*[vals for _, vals in axes]) if axes else [()]:
         boids = next((v for n, v, _ in combo if n == "boids"), sizes[0])
-        sets = list(base)
+        sets, at = list(base), []
         for (k, _), (label, v, frac) in zip(axes, combo):
+            at.append((label, v))
             if k == "boids":
                 continue
             text = str(int(v * boids + 0.5)) if frac else decimal_text(v)
-            where = ("vary", k)
+            if frac:  # the count it makes, beside the fraction asked for
+                at.append((k, int(text)))
             try:
                 ps.set(k, text, allow_fixed=True)
             except ParamError as err:
-                at = f" (at boids={boids})" if frac else ""
+                where = ("vary", k)
                 if where not in seen:
-                    seen[where] = ld.issue_at(where, f"{err}{at}")
+                    seen[where] = ld.issue_at(where, f"{err}" + (f" (at boids={boids})" if frac else ""))
                 continue
             sets.append((k, text))
-        at = tuple((label, v) for label, v, _ in combo)
+        at = tuple(at)
         points.append(Point(index=len(points), at=at, boids=int(boids), sets=tuple(sets)))
     if seen:
         raise SpecError(list(seen.values()))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 LABELS = {
     "decision": "P(flock settles on the informed side)",
+    "naive_decision": "P(the uninformed settle on the informed side)",
     "side_time": "fraction of time on the informed side",
     "polarisation": "polarisation",
     "speed": "mean speed (px/frame)",
@@ -67,5 +68,5 @@ def plot_metric(summaries, metric: str, path: Path, title: str = "", xlabel: str
 
 
 def plot_all(summaries, metrics, folder: Path, title: str = "", xlabel: str | None = None) -> list[Path]:
-    chance = {"decision": 0.5, "side_time": 0.5}
+    chance = {"decision": 0.5, "naive_decision": 0.5, "side_time": 0.5}
     return [plot_metric(summaries, m, Path(folder) / f"{m}.png", title, xlabel, chance.get(m)) for m in metrics]

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from .experiment_trials import Job, run_batch
+from .experiment_trials import Job, run_batch, warm
 
 
 class RowFile:
@@ -52,6 +52,11 @@ class RowFile:
             os.fsync(fh.fileno())
 
 
+def cost(point, trials) -> float:
+    """A batch's work, roughly: frames cost a fixed part plus one per boid."""
+    return len(trials) * (point.boids + 20.0)
+
+
 def batch_size(trials: int, workers: int) -> int:
     """Trials per task: about 8 tasks per worker for balance, at most 25
     trials (a lost worker costs little), at least 1."""
@@ -72,10 +77,13 @@ def make_batches(todo, size: int) -> list:
 
 class Progress:
     """trials done / total, trials per second (this run's), time left; a
-    bar redrawn in place on a terminal, a line every 10 s otherwise."""
+    bar redrawn in place on a terminal, a line every 10 s otherwise. The
+    time left weighs each trial by its flock size (`cost`), since a
+    200-boid trial takes far longer than a 10-boid one."""
 
-    def __init__(self, total: int, done: int = 0, stream=None, every: float = 10.0) -> None:
+    def __init__(self, total: int, done: int = 0, stream=None, every: float = 10.0, work: float = 0.0) -> None:
         self.total, self.start_done, self.done = total, done, done
+        self.work_left, self.work_done = work, 0.0
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = self.last = time.monotonic()
@@ -86,15 +94,19 @@ class Progress:
         dt = time.monotonic() - self.t0
         ran = self.done - self.start_done
         rate = ran / dt if dt > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else None
+        if self.work_left > 0 and self.work_done > 0:
+            left = (self.work_left - self.work_done) * dt / self.work_done
+        else:
+            left = (self.total - self.done) / rate if rate > 0 else None
         pct = 100.0 * self.done / self.total if self.total else 100.0
         width = 24
         fill = int(width * self.done / self.total) if self.total else width
         return (f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} trials ({pct:.0f}%), "
                 f"{rate:.1f} trials/s, {_duration(left)} left")
 
-    def update(self, n: int) -> None:
+    def update(self, n: int, work: float = 0.0) -> None:
         self.done += n
+        self.work_done += work
         now = time.monotonic()
         if now - self.last >= self.every or self.done >= self.total:
             self.last = now
@@ -124,48 +136,61 @@ def _duration(s) -> str:
 
 
 def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, scheduler: str | None = None,
-        progress: Progress | None = None, on_rows=None) -> str:
+        progress: Progress | None = None, on_rows=None, clock: dict | None = None) -> str:
     """Run the batches; rows go to `sink` as each batch completes. workers:
     0 = in this process (no Dask), None = one per core, N = N local
     workers; `scheduler` = an existing cluster. on_rows(rows, client) is
     called after each batch is written (client None in-process). Returns
-    a sentence saying where it ran."""
+    a sentence saying where it ran. `clock`, if given, gets the
+    perf_counter times 'ready' (workers up) and 'end' (last row written)."""
+    clock = {} if clock is None else clock
     if scheduler is None and workers == 0:
+        clock["ready"] = time.perf_counter()
         for point, trials in batches:
             rows = run_batch(job, point, trials)
             sink.append(rows)
-            _after(rows, None, progress, on_rows)
+            _after(rows, cost(point, trials), None, progress, on_rows)
+        clock["end"] = time.perf_counter()
         return "in this process"
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
         with Client(scheduler, timeout="30s") as client:
             n = len(client.scheduler_info().get("workers", {}))
-            _run_dask(client, job, batches, sink, progress, on_rows)
+            _run_dask(client, job, batches, sink, progress, on_rows, clock)
         return f"on the cluster at {scheduler} ({n} workers when it started)"
     n = workers or os.cpu_count() or 1
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
-        _run_dask(client, job, batches, sink, progress, on_rows)
+    # on the loopback only; the scheduler's HTTP server (always started) on a free port
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as cluster, \
+            Client(cluster) as client:
+        client.wait_for_workers(n, timeout=120)
+        _run_dask(client, job, batches, sink, progress, on_rows, clock)
     return f"on a local Dask cluster of {n} worker process{'es' if n != 1 else ''}"
 
 
-def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows) -> None:
+def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows, clock: dict) -> None:
     from distributed import as_completed
 
+    client.run(warm, job)  # every worker loads the model and its kernel once, before the clock
+    clock["ready"] = time.perf_counter()
+    # the largest batches first (Dask runs in submission order): no 200-boid batch left alone at the end
+    batches = sorted(batches, key=lambda b: -cost(*b))
     futures = [client.submit(run_batch, job, point, trials, pure=False, retries=2,
                              key=f"boidsgen-trials-{job.key[:8]}-p{point.index}-t{trials[0][0]}")
                for point, trials in batches]
+    work = {f.key: cost(p, t) for f, (p, t) in zip(futures, batches)}
     try:
-        for _, rows in as_completed(futures, with_results=True):
+        for fut, rows in as_completed(futures, with_results=True):
             sink.append(rows)
-            _after(rows, client, progress, on_rows)
+            _after(rows, work[fut.key], client, progress, on_rows)
+        clock["end"] = time.perf_counter()
     finally:
         client.cancel(futures)
 
 
-def _after(rows, client, progress, on_rows) -> None:
+def _after(rows, work: float, client, progress, on_rows) -> None:
     if progress is not None:
-        progress.update(len(rows))
+        progress.update(len(rows), work)
     if on_rows is not None:
         on_rows(rows, client)

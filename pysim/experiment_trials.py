@@ -90,6 +90,12 @@ def simulation(job: Job):
     return sim
 
 
+def warm(job: Job) -> None:
+    """Load the model and its compiled kernel in this process now (workers
+    do it before the first batch, so the batches' times are the trials')."""
+    simulation(job).step()
+
+
 def run_batch(job: Job, point: Point, trials) -> list[dict]:
     """Run trials [(index, seed), ...] of one point; one row each."""
     sim = simulation(job)
@@ -108,8 +114,11 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
     model, want = sim.model, set(job.metrics)
     link = _link(sim)
     sc = getattr(model, "SCOUTS", None)
-    side = M.informed_side(sim.params.raw[sc["group1"]], sim.params.raw[sc["group2"]]) if sc else 1
-    cols: dict[str, list] = {k: [] for k in ("cx", "cy", "vx", "vy", "polarisation", "speed", "groups", "nn_dist")}
+    g1, g2 = (sim.params.raw[sc["group1"]], sim.params.raw[sc["group2"]]) if sc else (0, 0)
+    side = M.informed_side(g1, g2)
+    naive = slice(g1 + g2, None) if g1 + g2 < point.boids else slice(None)  # the uninformed (all if none)
+    cols: dict[str, list] = {k: [] for k in ("cx", "cy", "ncx", "vx", "vy", "polarisation", "speed", "groups",
+                                             "nn_dist")}
     px = sim.to_pixels
     for f in range(1, job.frames + 1):
         sim.step()
@@ -120,6 +129,7 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
         cx, cy = M.centroid(x, y)
         mvx, mvy = M.mean_velocity(vx, vy)
         cols["cx"].append(cx)
+        cols["ncx"].append(float(x[naive].mean()))
         cols["cy"].append(cy)
         cols["vx"].append(mvx)
         cols["vy"].append(mvy)
@@ -134,6 +144,7 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
     mid = model.WIDTH / 2
     value = {
         "decision": lambda: M.decision(cols["cx"], mid, side),
+        "naive_decision": lambda: M.decision(cols["ncx"], mid, side),
         "side_time": lambda: M.side_time(cols["cx"], mid, side),
         "centroid_x": lambda: _mean(cols["cx"]), "centroid_y": lambda: _mean(cols["cy"]),
         "velocity_x": lambda: _mean(cols["vx"]), "velocity_y": lambda: _mean(cols["vy"]),

@@ -1,0 +1,107 @@
+"""`boidsgen experiment`'s speed, measured in one run (issue 17's targets):
+
+    python3 bench/bench_experiment.py [--trials 120] [--frames 1000] [--boids 100]
+
+The default scout spec (spec/scouts_vga.yaml as written: 100 boids, two
+scout groups of 10, bias 0.001), 1,000-frame trials, every metric sampled
+every 10th frame after a 100-frame warm-up. The same trials (same seeds)
+run three ways, through the code `boidsgen experiment` runs:
+
+  in-process   pysim.experiment_runner.run(workers=0): no Dask, one core
+  1 worker     a LocalCluster of 1 worker process
+  2 workers    a LocalCluster of 2 worker processes
+
+Printed: trials/s per core (in-process, and the simulator alone with only
+the decision metric), the 1 -> 2 worker speed-up (target >= 1.7x) and the
+Dask overhead, 1 worker against in-process (target < 10 %), each with and
+without the cluster's start-up (starting processes, importing numba,
+loading the cached kernel). Every way's rows must be equal, or it fails.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from codegen.experiment_file import load_experiment  # noqa: E402
+from codegen.experiment_plan import make_plan  # noqa: E402
+from pysim.experiment_runner import RowFile, batch_size, make_batches, run  # noqa: E402
+from pysim.experiment_trials import warm  # noqa: E402
+
+FILE = """\
+spec: {spec}
+seed: 17
+trials: {trials}
+frames: {frames}
+warmup: 100
+sample_every: 10
+boids: {boids}
+metrics: {metrics}
+"""
+
+
+def plan_for(folder: Path, args, metrics: str):
+    f = folder / f"bench_{len(metrics)}.yaml"
+    f.write_text(FILE.format(spec=ROOT / "spec" / "scouts_vga.yaml", trials=args.trials, frames=args.frames,
+                             boids=args.boids, metrics=metrics), encoding="utf-8")
+    return make_plan(load_experiment(f))
+
+
+def timed(plan, folder: Path, name: str, workers: int, size: int):
+    sink = RowFile(folder / f"{name}.jsonl")
+    clock: dict = {}
+    t0 = time.perf_counter()
+    run(plan.job, make_batches(plan.todo(), size), sink, workers=workers, clock=clock)
+    total = time.perf_counter() - t0
+    rows = sorted(sink.done().values(), key=lambda r: (r["point"], r["trial"]))
+    return {"total": total, "steady": clock["end"] - clock["ready"], "rows": rows}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trials", type=int, default=120)
+    ap.add_argument("--frames", type=int, default=1000)
+    ap.add_argument("--boids", type=int, default=100)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-exp-") as tmp:
+        folder = Path(tmp)
+        full = plan_for(folder, args, "[decision, side_time, polarisation, speed, groups, nn_dist, centroid_x, "
+                                      "centroid_y, velocity_x, velocity_y]")
+        bare = plan_for(folder, args, "[decision]")
+        warm(full.job)  # compile or load the kernel first (cached for the workers too)
+        size = batch_size(args.trials, 2)
+        n = args.trials
+        ways = {}
+        ways["sim"] = timed(bare, folder, "sim", 0, size)
+        ways["in-process"] = timed(full, folder, "inproc", 0, size)
+        ways["1 worker"] = timed(full, folder, "w1", 1, size)
+        ways["2 workers"] = timed(full, folder, "w2", 2, size)
+    for k in ("1 worker", "2 workers"):
+        if ways[k]["rows"] != ways["in-process"]["rows"]:
+            print(f"FAIL: {k} gave other rows than in-process", file=sys.stderr)
+            return 1
+    print(f"bench_experiment: {n} trials of spec/scouts_vga.yaml ({args.boids} boids, {args.frames} frames, "
+          f"fixed point), {size} trials per task; {os.cpu_count()} cores")
+    print("| way | wall s (with start-up) | s running | trials/s running |")
+    print("| --- | ---: | ---: | ---: |")
+    for k, w in ways.items():
+        label = "in-process, decision metric only" if k == "sim" else k
+        print(f"| {label} | {w['total']:.2f} | {w['steady']:.2f} | {n / w['steady']:.2f} |")
+    ip, w1, w2 = ways["in-process"], ways["1 worker"], ways["2 workers"]
+    print(f"trials/s per core: {n / ip['steady']:.2f} with every metric, {n / ways['sim']['steady']:.2f} "
+          f"with the decision metric only")
+    print(f"speed-up 1 -> 2 workers: {w1['steady'] / w2['steady']:.2f}x running, "
+          f"{w1['total'] / w2['total']:.2f}x with start-up (target >= 1.7x)")
+    print(f"Dask overhead, 1 worker vs in-process: {100 * (w1['steady'] / ip['steady'] - 1):+.1f} % running, "
+          f"{100 * (w1['total'] / ip['total'] - 1):+.1f} % with start-up (target < 10 %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

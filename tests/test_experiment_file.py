@@ -1,0 +1,116 @@
+"""Experiment files that cannot be used: every error at its file:line:col,
+exit status 2, nothing written, no traceback (issue 17)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.cli import main
+from tests.deadline import RUN
+
+ROOT = Path(__file__).resolve().parent.parent
+SCOUTS = ROOT / "spec" / "scouts_vga.yaml"
+
+GOOD = f"""\
+spec: {SCOUTS}
+seed: 1
+trials: 2
+frames: 100
+warmup: 20
+set: {{bias1: 0.02, scout_group2: 0}}
+vary:
+  boids: [10, 20]
+  scout_group1: {{fraction_of_boids: [0, 0.5]}}
+"""
+
+# (name, file text, the error lines expected, exactly, after the file's path)
+CASES = [
+    ("typo", GOOD.replace("trials: 2", "trails: 2"),
+     [":1:1: trials: required key is missing",
+      ":3:1: trails: unknown key 'trails' (did you mean 'trials'?)"]),
+    ("not_a_number", GOOD.replace("frames: 100", "frames: many"),
+     [":4:9: frames: expected a number, got 'many'"]),
+    ("no_such_parameter", GOOD.replace("bias1: 0.02", "bais1: 0.02"),
+     [":6:7: set.bais1: the spec has no parameter 'bais1' (did you mean 'bias1'?)"]),
+    ("out_of_range_at_a_point", GOOD.replace("[0, 0.5]", "[0, 0.5, 1]").replace("[10, 20]", "[10, 200]"),
+     [":9:17: vary.scout_group1: scout_group1: 200 outside [0, 100] (at boids=200)"]),
+    ("set_out_of_range", GOOD.replace("bias1: 0.02", "bias1: 0.5"),
+     [":6:14: set.bias1: bias1: 0.5 outside [0, 0.1]"]),
+    ("warmup_eats_the_run", GOOD.replace("warmup: 20", "warmup: 95"),
+     [":5:9: warmup: frames 100 after warmup 95 leave no frame to measure (one every 10)"]),
+    ("unknown_metric", GOOD + "metrics: [decision, bravery]\n",
+     [":10:21: metrics.1: not a metric; the metrics: decision, naive_decision, side_time, polarisation, speed, groups, "
+      "nn_dist, centroid_x, centroid_y, velocity_x, velocity_y"]),
+    ("decision_without_scouts", GOOD.replace(str(SCOUTS), str(ROOT / "spec" / "boids.yaml"))
+     .replace("set: {bias1: 0.02, scout_group2: 0}", "set: {}").replace("scout_group1", "visual_range")
+     .replace("{fraction_of_boids: [0, 0.5]}", "[20, 40]") + "metrics: [polarisation, decision]\n",
+     [":10:25: metrics.1: 'decision' needs scout groups (`scouts:` in the spec); "
+      f"{ROOT / 'spec' / 'boids.yaml'} has none"]),
+    ("missing_spec", GOOD.replace(str(SCOUTS), "no/such/spec.yaml"),
+     [":1:7: spec: no such spec file: "]),
+    ("yaml_syntax", GOOD.replace("trials: 2", "trials: [2"),
+     [":4:7: while parsing a flow sequence expected ',' or ']', but got ':'"]),
+    ("merge_key", GOOD + "base: &b {frames: 1}\nother:\n  <<: *b\n",
+     [":12:3: merge keys (<<) are not supported: write the keys out (anchors and aliases of whole values are "
+      "fine)"]),
+    ("empty_range", GOOD.replace("[10, 20]", "{from: 20, to: 10, step: 5}"),
+     [":8:10: vary.boids: from 20 to 10 holds no value"]),
+]
+
+
+@pytest.mark.parametrize("name,text,expected", CASES, ids=[c[0] for c in CASES])
+def test_malformed_file_is_located_and_writes_nothing(tmp_path, capsys, name, text, expected):
+    f = tmp_path / f"{name}.yaml"
+    f.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    rc = main(["experiment", str(f), "--workers", "0", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    lines = [ln for ln in err.splitlines() if ln.startswith(str(f))]
+    assert len(lines) == len(expected), err
+    for got, want in zip(lines, expected):
+        assert got.startswith(str(f) + want), f"\n{got}\n!= {f}{want}"
+    assert err.splitlines()[-1] == f"boidsgen: {len(expected)} error(s); nothing written"
+    assert not out.exists(), "a refused experiment wrote its output folder"
+    assert "Traceback" not in err
+
+
+def test_good_file_passes_the_same_checks(tmp_path, capsys):
+    """The file the cases break is itself fine (so each case fails for its own reason)."""
+    f = tmp_path / "good.yaml"
+    f.write_text(GOOD + "metrics: [decision]\n", encoding="utf-8")
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "summary.md").is_file()
+
+
+def test_cli_prints_no_traceback(tmp_path):
+    """Through the installed command too: the located lines, exit 2."""
+    f = tmp_path / "bad.yaml"
+    f.write_text(GOOD.replace("seed: 1", "seed: -1"), encoding="utf-8")
+    res = subprocess.run(["boidsgen", "experiment", str(f), "--out", str(tmp_path / "o")], capture_output=True,
+                         text=True, timeout=RUN, cwd=ROOT)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith(f"{f}:2:7: seed: Input should be greater than or equal to 0"), res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "o").exists()
+
+
+def test_rows_of_another_experiment_are_not_resumed(tmp_path, capsys):
+    f = tmp_path / "e.yaml"
+    f.write_text(GOOD, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(out)]) == 0
+    before = (out / "rows.jsonl").read_bytes()
+    capsys.readouterr()
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(out)]) == 2  # no --resume: refused
+    assert "add --resume" in capsys.readouterr().err
+    f.write_text(GOOD.replace("seed: 1", "seed: 2"), encoding="utf-8")
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(out), "--resume"]) == 2
+    assert "holds rows of another experiment" in capsys.readouterr().err
+    assert (out / "rows.jsonl").read_bytes() == before
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
