@@ -136,12 +136,43 @@ static inline fx fx_amb(fx x, fx y, fx alpha, fx beta)
     return fx_add(fx_mul(alpha, hi), fx_mul(beta, lo));
 }
 
-/* Squared distances in 64 bits (2F fraction bits): exact, never wrap. */
+/* Squared distances in 64 bits (2F fraction bits): exact, never wrap
+ * (dx^2 + dy^2 <= 2^63 < 2^64).
+ *
+ * On the M4K (MIPS32, GCC) this is one `mult` and one `madd` into HI:LO:
+ * GCC recognises a 32x32->64 product only at -O2 (its widening-multiply
+ * pass is -fexpensive-optimizations); at -O1, XC32's free level, it builds
+ * each product from a `mul`, a `multu` and shifts (about 20 instructions
+ * for d2). HI:LO += rs * rt is the signed 64-bit product summed modulo
+ * 2^64, and the exact sum is below 2^64, so HI:LO read as unsigned is the
+ * same number as the portable spelling (tests/test_widths.py runs both
+ * under qemu-mipsel against pysim/fxops.py's fx_d2). FX_NO_MIPS_ASM turns
+ * it off. */
+#if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
+    && defined(__mips_isa_rev) && __mips_isa_rev < 6
+#define FX_MIPS_MADD 1
+#endif
+
 static inline uint64_t fx_d2(fx dx, fx dy)
 {
+#ifdef FX_MIPS_MADD
+    uint64_t hilo;
+    __asm__("mult\t%1, %1\n\tmadd\t%2, %2" : "=x"(hilo) : "d"(dx), "d"(dy));
+    return hilo;
+#else
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
+#endif
 }
-static inline uint64_t fx_sq64(fx r) { return (uint64_t)((int64_t)r * r); }
+static inline uint64_t fx_sq64(fx r)
+{
+#ifdef FX_MIPS_MADD
+    uint64_t hilo;
+    __asm__("mult\t%1, %1" : "=x"(hilo) : "d"(r));
+    return hilo;
+#else
+    return (uint64_t)((int64_t)r * r);
+#endif
+}
 
 /* Neighbour sums accumulate in 64 bits, exactly, whatever the flock size;
  * they come back to 32 bits as a mean (truncating) or wrapped. */

@@ -1,0 +1,24 @@
+/* Test driver for fixed.h's width-dependent spellings (tests/test_widths.py):
+ * reads "op a b c" lines, prints the result as a decimal integer. Built
+ * natively and for the M4K (mipsel-linux-gnu-gcc -march=m4k -O1, run under
+ * qemu-mipsel), so the inline-assembly and 32-bit forms are checked against
+ * pysim/fxops.py on the core they are written for. -DFX_FRAC_BITS=F. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixed.h"
+
+int main(void)
+{
+    char op[24];
+    long long a, b, c;
+    while (scanf("%23s %lld %lld %lld", op, &a, &b, &c) == 4) {
+        const fx x = (fx)a, y = (fx)b, z = (fx)c;
+        if (!strcmp(op, "d2")) printf("%" PRIu64 "\n", fx_d2(x, y));
+        else if (!strcmp(op, "sq64")) printf("%" PRIu64 "\n", fx_sq64(x));
+        else return 2;
+        (void)z;
+    }
+    return 0;
+}

@@ -1,0 +1,78 @@
+"""fixed.h's width-dependent spellings (issue 16) against pysim/fxops.py, bit
+for bit, on edge values and random ones: natively (the host firmware's
+build) and as the M4K runs them (mipsel-linux-gnu-gcc -march=m4k -O1, the
+budget's and XC32's level, under qemu-mipsel): the `mult`/`madd` squared
+distance, ..."""
+from __future__ import annotations
+
+import random
+import subprocess
+
+import numpy as np
+import pytest
+
+from pysim import fxops as F
+
+from .conftest import ROOT, RUNTIME, compile_c, require_tool
+from .deadline import RUN
+
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+EDGES = [0, 1, -1, 2, -2, 3, 46340, -46340, 46341, -46341, 65535, 65536, -65536, 2**15, -(2**15),
+         2**16 + 1, 2**30, -(2**30), 2**31 - 1, -(2**31), -(2**31) + 1, 12345, -12345, 655360, -655360]
+
+
+@pytest.fixture(scope="module", params=["host", "host-portable", "m4k"])
+def driver(request, tmp_path_factory):
+    """A command that runs the driver: the host build (GCC's spellings, and
+    FX_PORTABLE's) or the M4K one under qemu-mipsel."""
+    tmp = tmp_path_factory.mktemp("widths")
+    src = ROOT / "tests" / "c" / "widths_driver.c"
+    if request.param.startswith("host"):
+        defines = {"FX_FRAC_BITS": 15} | ({"FX_PORTABLE": 1} if request.param == "host-portable" else {})
+        return [str(compile_c([src], tmp / "wd", defines=defines, includes=[RUNTIME]))]
+    cc = require_tool("mipsel-linux-gnu-gcc")
+    qemu = require_tool("qemu-mipsel")
+    exe = tmp / "wd_m4k"
+    cmd = [cc, "-march=m4k", "-O1", "-static", "-std=c99", "-Wall", "-Wextra", "-Werror", "-DFX_FRAC_BITS=15",
+           f"-I{RUNTIME}", str(src), "-o", str(exe)]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN)
+    assert res.returncode == 0, res.stderr
+    asm = subprocess.run([cc, "-march=m4k", "-O1", "-std=c99", "-DFX_FRAC_BITS=15", f"-I{RUNTIME}", "-S",
+                          str(src), "-o", "-"], capture_output=True, text=True, timeout=RUN, check=True).stdout
+    assert "madd" in asm  # the HI:LO spelling is the one under test
+    return [qemu, str(exe)]
+
+
+def run(cmd, cases) -> list[int]:
+    text = "".join(f"{op} {' '.join(str(v) for v in (list(args) + [0, 0, 0])[:3])}\n" for op, *args in cases)
+    out = subprocess.run(cmd, input=text, capture_output=True, text=True, check=True, timeout=RUN).stdout.split()
+    assert len(out) == len(cases)
+    return [int(v) for v in out]
+
+
+def py(op, a, b=0, c=0) -> int:
+    if op == "d2":
+        return int(F.fx_d2(np.int64(a), np.int64(b)))
+    if op == "sq64":
+        return int(F.fx_sq64(np.int64(a)))
+    raise KeyError(op)
+
+
+def check(cmd, cases):
+    for (op, *args), got in zip(cases, run(cmd, cases)):
+        assert got == py(op, *args), f"{op}{tuple(args)}: C {got}, Python {py(op, *args)}"
+
+
+def test_d2_edges(driver):
+    cases = [("d2", a, b) for a in EDGES for b in EDGES] + [("sq64", a) for a in EDGES]
+    check(driver, cases)
+    assert py("d2", I32_MIN, I32_MIN) == 2**63  # the largest: exact in uint64
+
+
+def test_d2_random(driver):
+    rnd = random.Random(16)
+    cases = []
+    for _ in range(4000):
+        s = rnd.choice([8, 16, 20, 24, 31])
+        cases.append(("d2", rnd.randint(-(2**s), 2**s - 1), rnd.randint(-(2**s), 2**s - 1)))
+    check(driver, cases)
