@@ -199,6 +199,10 @@ def report_lines(rep: RangeReport) -> list[str]:
     out.append(f"{len(rep.sites)} expressions: {len(rep.errors)} can overflow, {n64} in 64 bits "
                f"({wid} of them need it)")
     out += [f"note: {n}" for n in rep.notes]
+    if not rep.errors:  # the C's widths (issue 16): what is 32-bit, what would unlock it
+        from .lang.widths import report as width_report
+
+        out += width_report(m)
     return out
 
 

@@ -180,6 +180,22 @@ typedef int64_t fx_acc;
 static inline fx fx_acc_mean(fx_acc sum, int32_t n) { return n == 0 ? 0 : fx_wrap64(sum / n); }
 static inline fx fx_acc_fx(fx_acc sum) { return fx_wrap64(sum); }
 
+/* A neighbour sum the range analysis proves within int32 (codegen/lang/widths.py):
+ * accumulated by fx_add / fx_sub (wrapping, one instruction each) and divided
+ * 32/32 (the M4K's `div`, about 35 cycles, against libgcc's __divdi3). The
+ * simulator keeps the exact 64-bit sum and wraps it to 32 bits where it is
+ * read: wrapping addition is associative, so both hold the same bits always,
+ * and where the bound holds they are the exact sum. The quotient truncates
+ * toward zero as fx_acc_mean; n == 0 gives 0; INT32_MIN / -1 wraps to
+ * INT32_MIN as fx_acc_mean's 64-bit quotient does (never C's overflow). */
+typedef int32_t fx_acc32;
+static inline fx fx_acc32_mean(fx_acc32 sum, int32_t n)
+{
+    if (n == 0) return 0;
+    if (n == -1) return fx_neg(sum);
+    return sum / n;
+}
+
 /* The rule language's remaining named ops (codegen/lang/ops.py), each one
  * function so the C emitter (codegen/lang/emit_c_expr.py) prints one call
  * per op and never evaluates an argument twice. Twins: pysim/fxops.py. */

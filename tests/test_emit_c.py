@@ -433,7 +433,7 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     # and the boid loop declares each of its names once
     step = hostile_c[hostile_c.index("void boids_step"):]
     head = step[step.index("boid_t *b = &f->b[i];"):step.index("for (j")]
-    decls = re.findall(r"^        (?:const )?(?:fx|int32_t|uint64_t|fx_acc) ([^;]+);", head, re.M)
+    decls = re.findall(r"^        (?:const )?(?:fx|int32_t|uint64_t|fx_acc32|fx_acc) ([^;]+);", head, re.M)
     declared = [d.split("=")[0].strip() for line in decls for d in line.split(",")]
     assert len(declared) == len(set(declared)), declared
 
@@ -444,7 +444,10 @@ def test_default_spec_boids_step_reads_like_the_seed():
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     step = text[text.index("void boids_step"):]
     for needle in ("if (d2 < protected2) {", "} else if (d2 < visual2) {", "n_visual++;",
-                   "separation_close_dx += dx;", "alignment_sum_vx += o->vx;", "cohesion_sum_x += o->x;",
+                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100)
+                   "separation_close_dx = fx_add(separation_close_dx, dx);",
+                   "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);", "cohesion_sum_x = fx_add(cohesion_sum_x, o->x);",
+                   "fx_acc32_mean(alignment_sum_vx, n_visual)",
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
                    "const fx speed = BOIDS_MAG(vx, vy);", "if (y < P->top_margin) vy = fx_add(vy, P->turn_factor);"):
         assert needle in step, needle

@@ -2,7 +2,8 @@
 for bit, on edge values and random ones: natively (the host firmware's
 build) and as the M4K runs them (mipsel-linux-gnu-gcc -march=m4k -O1, the
 budget's and XC32's level, under qemu-mipsel): the `mult`/`madd` squared
-distance, ..."""
+distance, the 32-bit neighbour sum and its 32/32 mean (codegen/lang/widths.py)
+against the simulator's exact sum wrapped where it is read."""
 from __future__ import annotations
 
 import random
@@ -55,6 +56,10 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_d2(np.int64(a), np.int64(b)))
     if op == "sq64":
         return int(F.fx_sq64(np.int64(a)))
+    if op == "acc32_mean":  # the kernel: fx_acc_mean(fx_wrap32(exact sum), n)
+        return int(F.fx_acc_mean(F.fx_wrap32(np.int64(a)), np.int64(b)))
+    if op == "acc32_sum":  # the C adds in 32 bits, wrapping; the kernel wraps the exact sum once
+        return int(F.fx_wrap32(np.int64(a) + np.int64(b) + np.int64(c)))
     raise KeyError(op)
 
 
@@ -76,3 +81,38 @@ def test_d2_random(driver):
         s = rnd.choice([8, 16, 20, 24, 31])
         cases.append(("d2", rnd.randint(-(2**s), 2**s - 1), rnd.randint(-(2**s), 2**s - 1)))
     check(driver, cases)
+
+
+def test_acc32(driver):
+    ns = [0, 1, -1, 2, -2, 3, 7, 99, 100, 499, 1000, I32_MAX, I32_MIN]
+    cases = [("acc32_mean", a, n) for a in EDGES for n in ns]
+    cases += [("acc32_sum", a, b, c) for a in EDGES[::3] for b in EDGES[::2] for c in (I32_MAX, I32_MIN, 1, -7)]
+    rnd = random.Random(32)
+    cases += [("acc32_mean", rnd.randint(I32_MIN, I32_MAX), rnd.randint(-200, 2000)) for _ in range(3000)]
+    check(driver, cases)
+
+
+def test_widths_default_spec():
+    """The default spec (capacity 100): every sum 32-bit, each read wrapped in
+    both emitters' IR; at capacity 500 the velocity and position sums stay 64-bit
+    and the report says what would unlock them."""
+    from codegen.lang.ir import Op
+    from codegen.lang.widths import narrowed, report, sum_widths
+    from codegen.pipeline import load
+
+    m = load(ROOT / "spec" / "boids.yaml")
+    ws = sum_widths(m)
+    assert {(w.rule, w.sum) for w in ws if w.bits == 32} == {
+        ("alignment", "sum_vx"), ("alignment", "sum_vy"), ("cohesion", "sum_x"), ("cohesion", "sum_y"),
+        ("separation", "close_dx"), ("separation", "close_dy")}
+    n = narrowed(m)
+    ali = next(r for r in n.rules if r.name == "alignment").ir
+    assert all(s.bits == 32 for s in ali.sums)
+    assert all(st.op == "acc32_add" for st in ali.each)
+    text = repr(ali.apply)
+    assert "sum_wrap32" in text and isinstance(ali.apply[0].cond, Op)
+    big = load(ROOT / "spec" / "boids.yaml", capacity=500)
+    wide = {(w.rule, w.sum): w.bits for w in sum_widths(big)}
+    assert wide[("cohesion", "sum_x")] == 64 and wide[("separation", "close_dx")] == 32
+    lines = "\n".join(report(big))
+    assert "cohesion.sum_x" in lines and "a capacity of at most 103 boids" in lines

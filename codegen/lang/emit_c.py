@@ -43,6 +43,9 @@ class FlockC:
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
     def __init__(self, m) -> None:
+        from .widths import narrowed
+
+        m = narrowed(m)  # neighbour sums the range analysis proves 32-bit
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
@@ -166,7 +169,10 @@ class FlockC:
             if r.group is None or not r.ir.sums:
                 continue
             r.sums = {s.name: self._alloc(f"{r.prefix}_{s.name}") for s in r.ir.sums}
-            decls.append("fx_acc " + ", ".join(f"{c} = 0" for c in r.sums.values()) + ";")
+            for ctype, bits in (("fx_acc", 64), ("fx_acc32", 32)):  # 32: codegen/lang/widths.py
+                names = [r.sums[s.name] for s in r.ir.sums if s.bits == bits]
+                if names:
+                    decls.append(f"{ctype} " + ", ".join(f"{c} = 0" for c in names) + ";")
         self.boid_decls = decls
 
     # --- blocks ----------------------------------------------------------

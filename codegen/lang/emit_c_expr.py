@@ -48,7 +48,7 @@ CALL_OVERRIDE = {
 }
 INFIX = {"lt": ("<", REL), "le": ("<=", REL), "gt": (">", REL), "ge": (">=", REL),
          "eq": ("==", EQ), "ne": ("!=", EQ), "and": ("&&", AND), "or": ("||", OR)}
-SPECIAL = {"not", "select"}
+SPECIAL = {"not", "select", "sum_wrap32"}
 
 _CALL_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\((\{0\}(?:, \{\d\})*)?\)$")
 
@@ -188,6 +188,8 @@ def expr(e, names: Names) -> tuple[str, int]:
         return f"{left} {sym} {right}", prec
     if op == "not":
         return "!" + _paren(expr(args[0], names), UNARY), UNARY
+    if op == "sum_wrap32":  # a narrowed sum: the fx_acc32 itself holds its low 32 bits
+        return expr(args[0], names)
     if op == "select":
         c = _paren(expr(args[0], names), COND + 1)
         a = _paren(expr(args[1], names), COND + 1)
@@ -198,6 +200,8 @@ def expr(e, names: Names) -> tuple[str, int]:
         raise EmitError(f"unknown op {op!r}")
     if op == "sign" and args[0].type in (Type.SUM_FIXED, Type.SUM_INT):
         fn = "fx_acc_sign"
+    if op in ("sum_mean", "sum_idiv") and isinstance(args[0], Op) and args[0].op == "sum_wrap32":
+        fn = "fx_acc32_mean"  # 32/32: the M4K's div
     if len(args) != OPS[op].arity:
         raise EmitError(f"op {op} takes {OPS[op].arity} arguments, got {len(args)}")
     return f"{fn}({', '.join(expr(a, names)[0] for a in args)})", ATOM
@@ -357,6 +361,11 @@ class _Block:
                 raise EmitError(f"assignment to a {t.kind}")
             return [ind + f"{target} = {cond(st.value, nm)};"]
         if isinstance(st, Accumulate):
+            if st.op in ("acc32_add", "acc32_sub"):  # a narrowed sum: 32 bits, wrapping
+                fn = ("fx_iadd" if st.value.type == Type.INT else "fx_add") if st.op == "acc32_add" else \
+                     ("fx_isub" if st.value.type == Type.INT else "fx_sub")
+                s = nm.sum(st.sum)
+                return [ind + f"{s} = {fn}({s}, {cond(st.value, nm)});"]
             sym = {"acc_add": "+=", "acc_sub": "-="}[st.op]
             return [ind + f"{nm.sum(st.sum)} {sym} {cond(st.value, nm)};"]
         if isinstance(st, Return):

@@ -34,7 +34,7 @@ flock_t rng_t boids_params boids_params_t
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
 # What a rule's C block may reference without spelling it: macro expansions
 # (BOIDS_MAG -> fx_hypot / fx_amb((x), (y), ((fx)alpha), ...)) and the types.
-IMPLICIT = frozenset({"fx", "fx_acc", "int32_t", "uint32_t", "int64_t", "uint64_t"})
+IMPLICIT = frozenset({"fx", "fx_acc", "fx_acc32", "int32_t", "uint32_t", "int64_t", "uint64_t"})
 
 _PH = re.compile(r"\x00([a-z]+)\.([a-z0-9_]+)\x00")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -73,7 +73,7 @@ def finish(lines: list, prefix: str) -> list:
     return _PH.sub(lambda mo: final[(mo.group(1), mo.group(2))], text).split("\n")
 
 
-_DECL = ("fx ", "int32_t ", "int ", "uint64_t ", "fx_acc ", "const ")
+_DECL = ("fx ", "int32_t ", "int ", "uint64_t ", "fx_acc ", "fx_acc32 ", "const ")
 
 
 def is_decl(line: str) -> bool:

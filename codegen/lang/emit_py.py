@@ -40,6 +40,7 @@ _FIXED = {
     "add": ("add", False), "sub": ("sub", False), "neg": ("neg", False), "mul": ("mul", True),
     "div": ("div", True), "div_int": ("idiv", False), "sqrt": ("sqrt", True), "hypot": ("hypot", False),
     "sq": ("sq64", False), "sum_to_fixed": ("acc_fx", False), "sum_mean": ("acc_mean", False),
+    "sum_wrap32": ("wrap32", False),  # a narrowed sum (codegen/lang/widths.py): the C's 32-bit bits
 }
 # ops on int values, wrapping as fixed.h's int ops (fx_ in fixed and float alike)
 _INT = {
@@ -165,7 +166,7 @@ class Emitter:
             elif isinstance(st, Accumulate):
                 target = self.refs(Ref("sum", st.sum, Type.SUM_FIXED, st.pos))
                 is_int = st.value.type == Type.INT
-                name = "acc_add" if st.op == "acc_add" else "acc_sub"
+                name = "acc_add" if st.op in ("acc_add", "acc32_add") else "acc_sub"  # acc32: wrapped at the read
                 out.append(f"{pad}{target} = "
                            f"{self.call(name, [target, self.expr(st.value)], int_op=is_int, node=st.value)}")
             elif isinstance(st, If):
@@ -225,7 +226,7 @@ def ir_text(e, prec: int = 0) -> str:
     if isinstance(e, Ref):
         return f"other.{e.name}" if e.kind == "other" else e.name
     op, args = e.op, e.args
-    if op in ("sum_to_fixed", "sum_to_int"):
+    if op in ("sum_to_fixed", "sum_to_int", "sum_wrap32"):
         return ir_text(args[0], prec)
     if op in ("int_to_fixed", "fixed_to_int"):
         return f"{'fixed' if op == 'int_to_fixed' else 'int'}({ir_text(args[0])})"

@@ -277,12 +277,13 @@ TRANSFER = {
     "iadd": t_add, "isub": t_sub, "ineg": t_neg, "imul": t_imul, "idiv": t_idiv,
     "int_to_fixed": t_int_to_fixed, "fixed_to_int": t_fixed_to_int,
     "sum_to_fixed": t_same, "sum_to_int": t_same, "sum_mean": t_idiv, "sum_idiv": t_idiv,
+    "sum_wrap32": t_same,  # only where widths.py proved the sum within int32
     "abs": t_abs, "min": t_min, "max": t_max, "clamp": t_clamp, "sign": t_sign,
     "d2": t_d2,  # the pair loop's squared distance (not an IR op: dx, dy -> d2)
 }
 
 # ops whose result lies within their operands' values: never reported
-QUIET = frozenset({"min", "max", "clamp", "sign", "select"})
+QUIET = frozenset({"min", "max", "clamp", "sign", "select", "sum_wrap32"})
 
 
 # ---------------------------------------------------------------- comparisons

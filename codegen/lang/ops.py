@@ -14,6 +14,7 @@ Rounding, as fixed.h defines it:
   div_int          a / n (fixed by an int), truncating; n == 0 gives 0
   idiv             int / int, truncating toward zero (C's /); n == 0 gives 0
   sum_mean         64-bit sum / n truncating, wrapped to 32 bits; n == 0 gives 0
+  sum_wrap32       a sum's low 32 bits (sum_mean of it: a 32/32 division in C)
   sqrt             floor(sqrt(a * 2^F)), exact; a <= 0 gives 0
   hypot            floor(sqrt(x^2 + y^2)) from the exact 64-bit sum of squares
   mag              hypot, or alpha-max-plus-beta-min (fixed_point.magnitude)
@@ -64,6 +65,9 @@ _OPS = (
     OpSpec("sum_to_int", 1, I, "fx_wrap64({0})", "an int sum wrapped to 32 bits"),
     OpSpec("sum_mean", 2, F, "fx_acc_mean({0}, {1})", "fixed sum / int count, truncating, wrapped; /0 gives 0"),
     OpSpec("sum_idiv", 2, I, "fx_acc_mean({0}, {1})", "int sum / int, truncating, wrapped; /0 gives 0"),
+    # a sum narrowed to 32 bits (codegen/lang/widths.py): its low 32 bits, two's complement. C: the
+    # fx_acc32 itself (read by fx_acc32_mean when divided); Python: fx_wrap32 of the exact int64 sum
+    OpSpec("sum_wrap32", 1, None, "fx_wrap64({0})", "a sum's low 32 bits (a narrowed sum's every read)"),
     # generic over fixed, int (and sums / squares for sign and comparisons)
     OpSpec("abs", 1, None, "fx_abs({0})", "|a|, wraps (abs of the most negative value is itself)"),
     OpSpec("min", 2, None, "({1} < {0} ? {1} : {0})", "the lesser; ties give the first"),

@@ -363,7 +363,7 @@ class Machine:
                 v = self.expr(s.value, env)
                 key = ("acc", s.sum)
                 acc = env[key]
-                iv = (Iv(acc.iv.lo + v.iv.lo, acc.iv.hi + v.iv.hi) if s.op == "acc_add"
+                iv = (Iv(acc.iv.lo + v.iv.lo, acc.iv.hi + v.iv.hi) if s.op in ("acc_add", "acc32_add")
                       else Iv(acc.iv.lo - v.iv.hi, acc.iv.hi - v.iv.lo))
                 env = dict(env)
                 env[key] = Val(iv, taint=acc.taint or v.taint)

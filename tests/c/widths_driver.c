@@ -17,6 +17,8 @@ int main(void)
         const fx x = (fx)a, y = (fx)b, z = (fx)c;
         if (!strcmp(op, "d2")) printf("%" PRIu64 "\n", fx_d2(x, y));
         else if (!strcmp(op, "sq64")) printf("%" PRIu64 "\n", fx_sq64(x));
+        else if (!strcmp(op, "acc32_mean")) printf("%" PRId32 "\n", fx_acc32_mean(x, (int32_t)y));
+        else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else return 2;
         (void)z;
     }

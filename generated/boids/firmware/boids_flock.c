@@ -77,9 +77,9 @@ void boids_step(flock_t *f, rng_t *r)
         fx vx = b->vx, vy = b->vy;
         int32_t j;
         int32_t n_visual = 0;
-        fx_acc alignment_sum_vx = 0, alignment_sum_vy = 0;
-        fx_acc cohesion_sum_x = 0, cohesion_sum_y = 0;
-        fx_acc separation_close_dx = 0, separation_close_dy = 0;
+        fx_acc32 alignment_sum_vx = 0, alignment_sum_vy = 0;
+        fx_acc32 cohesion_sum_x = 0, cohesion_sum_y = 0;
+        fx_acc32 separation_close_dx = 0, separation_close_dy = 0;
 
         for (j = 0; j < n; j++) {
             const boid_t *o = &others[j];
@@ -92,29 +92,29 @@ void boids_step(flock_t *f, rng_t *r)
             d2 = fx_d2(dx, dy);
             if (d2 < protected2) {
                 /* separation */
-                separation_close_dx += dx;
-                separation_close_dy += dy;
+                separation_close_dx = fx_add(separation_close_dx, dx);
+                separation_close_dy = fx_add(separation_close_dy, dy);
             } else if (d2 < visual2) {
                 n_visual++;
                 /* alignment */
-                alignment_sum_vx += o->vx;
-                alignment_sum_vy += o->vy;
+                alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
+                alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);
                 /* cohesion */
-                cohesion_sum_x += o->x;
-                cohesion_sum_y += o->y;
+                cohesion_sum_x = fx_add(cohesion_sum_x, o->x);
+                cohesion_sum_y = fx_add(cohesion_sum_y, o->y);
             }
         }
 
         /* alignment */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(alignment_sum_vx, n_visual), vx), P->matching_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(alignment_sum_vy, n_visual), vy), P->matching_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc32_mean(alignment_sum_vx, n_visual), vx), P->matching_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc32_mean(alignment_sum_vy, n_visual), vy), P->matching_factor));
         }
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_x, n_visual), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_y, n_visual), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc32_mean(cohesion_sum_x, n_visual), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc32_mean(cohesion_sum_y, n_visual), y), P->centering_factor));
         }
 
         /* separation */

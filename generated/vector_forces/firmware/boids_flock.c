@@ -86,9 +86,9 @@ void boids_step(flock_t *f, rng_t *r)
         int32_t j;
         int32_t n_r_separation_radius = 0;
         int32_t n_r_neighbor_radius = 0;
-        fx_acc separation_force_push_x = 0, separation_force_push_y = 0;
-        fx_acc alignment_force_sum_vx = 0, alignment_force_sum_vy = 0;
-        fx_acc cohesion_force_to_x = 0, cohesion_force_to_y = 0;
+        fx_acc32 separation_force_push_x = 0, separation_force_push_y = 0;
+        fx_acc32 alignment_force_sum_vx = 0, alignment_force_sum_vy = 0;
+        fx_acc32 cohesion_force_to_x = 0, cohesion_force_to_y = 0;
 
         for (j = 0; j < n; j++) {
             const boid_t *o = &others[j];
@@ -105,31 +105,31 @@ void boids_step(flock_t *f, rng_t *r)
                 /* separation_force */
                 {
                     const fx d = dist < FX_ONE ? FX_ONE : dist;
-                    separation_force_push_x += fx_div(fx_div(dx, dist), d);
-                    separation_force_push_y += fx_div(fx_div(dy, dist), d);
+                    separation_force_push_x = fx_add(separation_force_push_x, fx_div(fx_div(dx, dist), d));
+                    separation_force_push_y = fx_add(separation_force_push_y, fx_div(fx_div(dy, dist), d));
                 }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
                 n_r_neighbor_radius++;
                 /* alignment_force */
-                alignment_force_sum_vx += o->vx;
-                alignment_force_sum_vy += o->vy;
+                alignment_force_sum_vx = fx_add(alignment_force_sum_vx, o->vx);
+                alignment_force_sum_vy = fx_add(alignment_force_sum_vy, o->vy);
                 /* cohesion_force */
-                cohesion_force_to_x -= dx;
-                cohesion_force_to_y -= dy;
+                cohesion_force_to_x = fx_sub(cohesion_force_to_x, dx);
+                cohesion_force_to_y = fx_sub(cohesion_force_to_y, dy);
             }
         }
 
         /* separation_force */
         if (n_r_separation_radius > 0) {
-            vx = fx_add(vx, fx_mul(fx_acc_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
-            vy = fx_add(vy, fx_mul(fx_acc_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
+            vx = fx_add(vx, fx_mul(fx_acc32_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
+            vy = fx_add(vy, fx_mul(fx_acc32_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
         }
 
         /* alignment_force */
         if (n_r_neighbor_radius > 0) {
-            fx ax = fx_acc_mean(alignment_force_sum_vx, n_r_neighbor_radius);
-            fx ay = fx_acc_mean(alignment_force_sum_vy, n_r_neighbor_radius);
+            fx ax = fx_acc32_mean(alignment_force_sum_vx, n_r_neighbor_radius);
+            fx ay = fx_acc32_mean(alignment_force_sum_vy, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(ax, ay);
             if (m > P->max_force) {
                 ax = fx_mul(fx_div(ax, m), P->max_force);
@@ -141,8 +141,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_force */
         if (n_r_neighbor_radius > 0) {
-            fx cx = fx_acc_mean(cohesion_force_to_x, n_r_neighbor_radius);
-            fx cy = fx_acc_mean(cohesion_force_to_y, n_r_neighbor_radius);
+            fx cx = fx_acc32_mean(cohesion_force_to_x, n_r_neighbor_radius);
+            fx cy = fx_acc32_mean(cohesion_force_to_y, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(cx, cy);
             if (m > P->max_force) {
                 cx = fx_mul(fx_div(cx, m), P->max_force);
