@@ -186,8 +186,9 @@ def _summary_md(plan, path: str, sums, metrics) -> str:
     lines += [f"`boidsgen experiment {path}`: spec {plan.spec_name} (hash {plan.model_hash}), {e.arith} arithmetic, "
               f"{len(plan.points)} points x {e.trials} trials, {e.frames} frames per trial (the first {e.warmup} "
               f"not measured, then every {e.sample_every}th), seed {e.seed}; set: {sets}.", ""]
-    lines += [f"Each cell: the mean over the trials and its 95 % confidence interval "
-              f"({'Wilson score interval for ' + ', '.join(sorted(PROPORTIONS & set(metrics))) + '; ' if PROPORTIONS & set(metrics) else ''}"
-              f"t interval otherwise).", ""]
+    props = sorted(PROPORTIONS & set(metrics))
+    wilson = f"Wilson score interval for {', '.join(props)}; " if props else ""
+    lines += [f"Each cell: the mean over the trials and its 95 % confidence interval ({wilson}t interval "
+              f"otherwise).", ""]
     lines.append(markdown(sums, metrics))
     return "\n".join(lines)

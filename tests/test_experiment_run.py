@@ -51,7 +51,7 @@ def rows_of(out: Path) -> list[dict]:
 def small(tmp_path_factory):
     d = tmp_path_factory.mktemp("exp")
     f = d / "small.yaml"
-    f.write_text(SMALL.replace("FRAMES", "200"), encoding="utf-8")
+    f.write_text(SMALL.replace("FRAMES", "600"), encoding="utf-8")
     return f
 
 
@@ -88,7 +88,7 @@ def test_killed_run_resumes_to_the_same_rows(tmp_path, reference):
     --resume: the rows are those of the uninterrupted run, none twice."""
     _, ref_rows = reference
     f = tmp_path / "small.yaml"
-    f.write_text(SMALL.replace("FRAMES", "200"), encoding="utf-8")
+    f.write_text(SMALL.replace("FRAMES", "600"), encoding="utf-8")
     out = tmp_path / "out"
     proc = subprocess.Popen(["boidsgen", "experiment", str(f), "--workers", "1", "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -117,7 +117,7 @@ def test_killed_worker_costs_only_its_trials(tmp_path, reference):
 
     _, ref_rows = reference
     f = tmp_path / "slow.yaml"
-    f.write_text(SMALL.replace("FRAMES", "200"), encoding="utf-8")
+    f.write_text(SMALL.replace("FRAMES", "600"), encoding="utf-8")
     plan = make_plan(load_experiment(f))
     sink = RowFile(tmp_path / "rows.jsonl")
     killed = []
