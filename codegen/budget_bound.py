@@ -27,10 +27,11 @@ Per boid:
     (inside the limits no root and no division is needed)              8
   position: two adds                             2
   -> 80 instructions, 4 of them divisions
-Per drawn pixel (erase + draw; 13 SPI bytes, the fewest the ILI9340's
-CASET/PASET/RAMWR window takes for a lone pixel): a store per byte, three
-D/C toggles, three idle waits (a status load and a branch each), about 5
-to place it -> 30 instructions, and the 13 bytes on the wire.
+Per drawn pixel (erase + draw; 8 SPI bytes, the fewest the ILI9340 takes
+for a lone pixel whose row's page window (PASET) is already set: CASET + 4,
+RAMWR, 2): a store per byte, two commands' D/C switches and idle waits (a
+status load and a branch each), about 10 to place it -> 30 instructions,
+and the 8 bytes on the wire.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ BOID_INSNS = 80
 BOID_DIVS = 4
 BOID_MULTS = 6  # four factor products, the squared speed's two
 BOID_TAKEN = 4
-PIXEL_BYTES = 13
+PIXEL_BYTES = 8
 PIXEL_INSNS = 30
 
 
@@ -62,11 +63,13 @@ class Bound:
         return self.cycles / SYSCLK_HZ * 1000 + self.spi_ms
 
 
-def lower_bound(pairs, n: int, spi_bytes: int, spi_hz: int, model) -> Bound:
+def lower_bound(pairs, n: int, spi_bytes: int, spi_hz: int, model, pixels: int | None = None) -> Bound:
     """The bound for n boids with `pairs` (pair_counts.PairCounts) in range;
-    the pixels are those the frame draws (spi_bytes / 13: boids off the
-    panel are clipped), each at the fewest bytes a lone pixel takes."""
-    pixels = spi_bytes // PIXEL_BYTES
+    the pixels are those erasing every old and drawing every new boid pixel
+    takes (budget_host's `pixels=`: boids off the panel are clipped; without
+    it, spi_bytes / PIXEL_BYTES), each at the fewest bytes a lone pixel takes."""
+    if pixels is None:
+        pixels = spi_bytes // PIXEL_BYTES
     insns = pairs.in_range * PAIR_INSNS + n * BOID_INSNS + pixels * PIXEL_INSNS
     cycles = (insns
               + pairs.in_range * (PAIR_MULTS * model.mult_extra + PAIR_TAKEN * model.flash_ws)

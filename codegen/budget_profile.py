@@ -270,7 +270,8 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
                 res = _run([host, str(n), str(warmup), str(seed), state])
                 spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
                 fp = profile_one(fw, state, vdir, vname, n, spi, model)
-                fp.bound = lower_bound(fp.pairs, n, spi, spec.board.spi_hz, model)
+                pixels = int(re.search(r"^pixels=(\d+)", res.stdout, re.M).group(1))
+                fp.bound = lower_bound(fp.pairs, n, spi, spec.board.spi_hz, model, pixels=pixels)
                 frames.append(fp)
                 if progress:
                     progress(fp)

@@ -1,7 +1,8 @@
 /* draw.c - the drawing both platform layers share: clipping, lines,
- * circles and text rasterised here, sent through the ILI9340 driver, whose
- * bytes go to the layer's tft_port_* (SPI on the board, a decoded
- * framebuffer on the host). One rasteriser, so the same pixels on both. */
+ * circles and text rasterised here, pixel sets drawn by difference (draw.h),
+ * sent through the ILI9340 driver, whose bytes go to the layer's tft_port_*
+ * (SPI on the board, a decoded framebuffer on the host). One rasteriser, so
+ * the same pixels on both. */
 #include "boids_config.h"
 #include "draw.h"
 #include "font5x7.h"
@@ -24,24 +25,167 @@ int draw_clip(int *x, int *y, int *w, int *h, int width, int height)
     return 1;
 }
 
+/* The pixel set other drawing may cover (pixset_init's). */
+static pixset_t *active;
+
+/* Shown pixels of the active set inside the clipped rectangle are covered. */
+static void cover(int x, int y, int w, int h)
+{
+    const uint16_t *end;
+    uint16_t *xs;
+    int r;
+    if (!active) return;
+    xs = active->x[active->shown];
+    end = active->end[active->shown];
+    for (r = y; r < y + h; r++) {
+        unsigned k;
+        for (k = r ? end[r - 1] : 0u; k < end[r]; k++) {
+            const int c = xs[k] & PIXSET_X;
+            if (c >= x && c < x + w) xs[k] = (uint16_t)(xs[k] | PIXSET_OVER);
+        }
+    }
+}
+
 void plat_draw_pixel(int x, int y, uint16_t color)
 {
     if (x < 0 || y < 0 || x >= BOIDS_PANEL_WIDTH || y >= BOIDS_PANEL_HEIGHT) return;
+    cover(x, y, 1, 1);
     tft_pixel(x, y, color);
 }
 
 void plat_fill_rect(int x, int y, int w, int h, uint16_t color)
 {
-    if (draw_clip(&x, &y, &w, &h, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) tft_fill_rect(x, y, w, h, color);
+    if (!draw_clip(&x, &y, &w, &h, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) return;
+    cover(x, y, w, h);
+    tft_fill_rect(x, y, w, h, color);
 }
 
-void plat_fill_screen(uint16_t color) { tft_fill_rect(0, 0, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT, color); }
+void plat_fill_screen(uint16_t color)
+{
+    if (active) { /* nothing of the set is left to erase */
+        int r;
+        for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) active->end[active->shown][r] = 0;
+    }
+    tft_fill_rect(0, 0, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT, color);
+}
 
 void plat_blit(int x, int y, int w, int h, const uint16_t *px)
 {
     int cx = x, cy = y, cw = w, ch = h;
     if (!draw_clip(&cx, &cy, &cw, &ch, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) return;
+    cover(cx, cy, cw, ch);
     tft_blit(cx, cy, cw, ch, px + (cy - y) * w + (cx - x), w);
+}
+
+/* ---- pixel sets (draw.h) ---- */
+
+void pixset_init(pixset_t *s, uint16_t *x0, uint16_t *x1, uint16_t *end0, uint16_t *end1, uint16_t color)
+{
+    int r;
+    s->x[0] = x0;
+    s->x[1] = x1;
+    s->end[0] = end0;
+    s->end[1] = end1;
+    s->color = color;
+    s->shown = 0;
+    for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) end0[r] = end1[r] = 0;
+    active = s;
+}
+
+uint16_t *pixset_begin(pixset_t *s)
+{
+    uint16_t *end = s->end[s->shown ^ 1u];
+    int r;
+    for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) end[r] = 0;
+    return end;
+}
+
+/* Counts to each row's first slot; the second pass moves it to the row's end. */
+uint16_t *pixset_place(pixset_t *s)
+{
+    uint16_t *end = s->end[s->shown ^ 1u];
+    unsigned sum = 0;
+    int r;
+    for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) {
+        const unsigned c = end[r];
+        end[r] = (uint16_t)sum;
+        sum += c;
+    }
+    return s->x[s->shown ^ 1u];
+}
+
+/* Pixels of a row handed to the driver at a time. */
+#define ROW_CHUNK 32
+
+void pixset_show(pixset_t *s)
+{
+    const uint8_t nw = s->shown ^ 1u;
+    const uint16_t *xo = s->x[s->shown], *eo = s->end[s->shown], *en = s->end[nw];
+    uint16_t *xn = s->x[nw], rx[ROW_CHUNK], rc[ROW_CHUNK];
+    const uint16_t color = s->color;
+    unsigned ob = 0, nb = 0;
+    int r;
+    tft_begin();
+    for (r = 0; r < BOIDS_PANEL_HEIGHT; ob = eo[r], nb = en[r], r++) {
+        const unsigned oe = eo[r], ne = en[r];
+        unsigned i, j;
+        int lasto = -1, lastn = -1, k = 0;
+        if (oe == ob && ne == nb) continue;
+        for (j = nb + 1u; j < ne; j++) { /* insertion sort: a row holds a few pixels */
+            const uint16_t v = xn[j];
+            i = j;
+            while (i > nb && xn[i - 1u] > v) {
+                xn[i] = xn[i - 1u];
+                i--;
+            }
+            xn[i] = v;
+        }
+        i = ob;
+        j = nb;
+        while (i < oe || j < ne) { /* merge; a column twice in a list counts once */
+            const int ox = i < oe ? (int)(xo[i] & PIXSET_X) : 0x10000, nx = j < ne ? (int)xn[j] : 0x10000;
+            if (ox == lasto) {
+                i++;
+                continue;
+            }
+            if (nx == lastn) {
+                j++;
+                continue;
+            }
+            if (ox < nx) { /* left: black */
+                rx[k] = (uint16_t)ox;
+                rc[k++] = PLAT_BLACK;
+                lasto = ox;
+                i++;
+            } else if (nx < ox) { /* arrived */
+                rx[k] = (uint16_t)nx;
+                rc[k++] = color;
+                lastn = nx;
+                j++;
+            } else { /* stayed: sent only if covered meanwhile */
+                if (xo[i] & PIXSET_OVER) {
+                    rx[k] = (uint16_t)nx;
+                    rc[k++] = color;
+                }
+                lasto = lastn = nx;
+                i++;
+                j++;
+            }
+            if (k == ROW_CHUNK) {
+                tft_row(r, k, rx, rc);
+                k = 0;
+            }
+        }
+        if (k) tft_row(r, k, rx, rc);
+    }
+    tft_end();
+    s->shown = nw;
+}
+
+void pixset_erase(pixset_t *s)
+{
+    (void)pixset_begin(s); /* an empty next set: every shown pixel leaves */
+    pixset_show(s);
 }
 
 /* Bresenham: one pixel per step along the major axis. */

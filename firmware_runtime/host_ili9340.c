@@ -8,7 +8,11 @@
  * in words: a byte while CS is high or RST low, a byte that is no ILI9340
  * command, a parameter count the command does not take, a command sooner
  * after a reset or SLPOUT than the datasheet allows, a window off the panel,
- * pixels before COLMOD selects 16 bits. Time is the driver's own waits
+ * RAMWR before CASET and PASET have set the window since the last reset
+ * (the driver keeps the window and sends only the half that changed: the
+ * registers hold their values until the next CASET/PASET, RAMWR only moves
+ * the write pointer to the window's start), pixels before COLMOD selects 16
+ * bits. Time is the driver's own waits
  * (tft_port_delay_ms), so the check is the same in virtual time. */
 #include <stdio.h>
 #include <string.h>
@@ -45,12 +49,13 @@ static struct {
     int have_hi;
     uint8_t hi;
     int selected, in_reset, awake, on, colmod16;
+    int window_set;      /* 1: CASET, 2: PASET received since the last reset */
     uint32_t ms;         /* the driver's waits so far */
     uint32_t reset_ms, wake_ms, last_reset, last_wake;
     int reset_seen, wake_seen;
     uint32_t errors;
     char first[160];
-} lcd; /* zero: a one-pixel window until CASET/PASET, which the driver sends before every RAMWR */
+} lcd; /* zero: no window until CASET and PASET */
 
 static void fail(const char *what)
 {
@@ -85,7 +90,7 @@ void tft_port_reset(int level)
     if (!level) lcd.in_reset = 1;
     else if (lcd.in_reset) { /* the rising edge: registers to their defaults, asleep */
         lcd.in_reset = 0;
-        lcd.awake = lcd.on = lcd.colmod16 = 0;
+        lcd.awake = lcd.on = lcd.colmod16 = lcd.window_set = 0;
         lcd.reset_seen = 1;
         lcd.last_reset = lcd.ms;
     }
@@ -100,7 +105,7 @@ static void timing(uint8_t cmd)
     if (lcd.wake_seen && lcd.ms - lcd.last_wake < ILI_SLPOUT_TO_CMD_MS) fail("command within 5 ms of SLPOUT");
 }
 
-void tft_port_command(uint8_t cmd)
+static void lcd_command(uint8_t cmd)
 {
     size_t i;
     end_command();
@@ -116,7 +121,7 @@ void tft_port_command(uint8_t cmd)
         }
     if (!lcd.known) fail("not an ILI9340 command");
     if (cmd == ILI_SWRESET) {
-        lcd.awake = lcd.on = lcd.colmod16 = 0;
+        lcd.awake = lcd.on = lcd.colmod16 = lcd.window_set = 0;
         lcd.reset_seen = 1;
         lcd.last_reset = lcd.ms;
     } else if (cmd == ILI_SLPOUT) {
@@ -128,6 +133,7 @@ void tft_port_command(uint8_t cmd)
     } else if (cmd == ILI_DISPON || cmd == ILI_DISPOFF) {
         lcd.on = cmd == ILI_DISPON;
     } else if (cmd == ILI_RAMWR) {
+        if (lcd.window_set != 3) fail("RAMWR before CASET and PASET set the window (since the last reset)");
         lcd.cx = lcd.xs;
         lcd.cy = lcd.ys;
     }
@@ -150,8 +156,8 @@ static void window_arg(uint8_t b)
         const int lo = (lcd.args[0] << 8) | lcd.args[1], hi = (lcd.args[2] << 8) | lcd.args[3];
         const int size = lcd.cmd == ILI_CASET ? BOIDS_PANEL_WIDTH : BOIDS_PANEL_HEIGHT;
         if (lo > hi || hi >= size) fail("window off the panel (start after end, or end past the last pixel)");
-        if (lcd.cmd == ILI_CASET) lcd.xs = lo, lcd.xe = hi;
-        else lcd.ys = lo, lcd.ye = hi;
+        if (lcd.cmd == ILI_CASET) lcd.xs = lo, lcd.xe = hi, lcd.window_set |= 1;
+        else lcd.ys = lo, lcd.ye = hi, lcd.window_set |= 2;
     }
 }
 
@@ -174,9 +180,16 @@ static void lcd_data(uint8_t b)
     if (lcd.cmd == ILI_COLMOD && lcd.nargs == 1) lcd.colmod16 = (b & 0x07u) == 0x05u; /* DBI[2:0] = 101: 16 bits */
 }
 
-void tft_port_data(const uint8_t *b, size_t n)
+void tft_port_commands(const uint8_t *seq, size_t len)
 {
-    while (n--) lcd_data(*b++);
+    size_t i = 0;
+    while (i + 2u <= len) {
+        size_t n = seq[i + 1], k;
+        lcd_command(seq[i]);
+        for (k = 0; k < n && i + 2u + k < len; k++) lcd_data(seq[i + 2u + k]);
+        i += 2u + n;
+    }
+    if (i != len) fail("a command batch cut short (driver bug)");
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)

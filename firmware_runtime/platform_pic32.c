@@ -132,28 +132,38 @@ static void uart_init(void)
     U2MODE = _U2MODE_ON_MASK | _U2MODE_BRGH_MASK;
 }
 
-/* ---- TFT on SPI1 (8-bit frames, enhanced 8-deep buffer) ---- */
+/* ---- TFT on SPI1 (8-bit frames, enhanced buffer: FIFOs of at least
+ * TFT_PORT_BURST bytes) ----
+ * The status is tested where it matters: before DC moves (the byte on the
+ * wire must be complete) and before a parameter beyond the burst. Between,
+ * a command's parameters are one store each. The receive FIFO (nothing is
+ * read from the panel) is emptied at each idle wait; a burst after an idle
+ * wait cannot overflow it. (DISSDI leaves the pin to the port; the module
+ * still fills the receive FIFO.) */
 
 #define PIN_HI(p, b) (BOARD_REG(LAT, p, SET) = BOARD_MASK(b))
 #define PIN_LO(p, b) (BOARD_REG(LAT, p, CLR) = BOARD_MASK(b))
 
-static void spi_drain_rx(void)
+/* Idle: every byte out of the FIFO (SPITBE) and the shift register
+ * (SPIBUSY), and every received byte read (SPIRBE), tested in one status
+ * read (a byte stored just before counts even if SPIBUSY has not caught up
+ * with it). On the board the loop reads one received byte per byte sent. */
+#define SPI_IDLE_MASK (_SPI1STAT_SPIBUSY_MASK | _SPI1STAT_SPITBE_MASK | _SPI1STAT_SPIRBE_MASK)
+#define SPI_IDLE (_SPI1STAT_SPITBE_MASK | _SPI1STAT_SPIRBE_MASK)
+static inline void spi_wait_idle(void)
 {
-    /* Nothing reads from the panel; empty the receive FIFO so it cannot
-     * overflow, and clear an overflow that happened anyway. */
-    while (!(SPI1STAT & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
-    SPI1STATCLR = _SPI1STAT_SPIROV_MASK;
+    uint32_t st;
+    while (((st = SPI1STAT) & SPI_IDLE_MASK) != SPI_IDLE)
+        if (!(st & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
 }
 
-static void spi_wait_idle(void)
+/* One byte when the FIFO may be full (runs longer than a burst), reading
+ * what arrives meanwhile. */
+static inline void spi_put_waiting(uint8_t b)
 {
-    while (SPI1STAT & _SPI1STAT_SPIBUSY_MASK) spi_drain_rx();
-    spi_drain_rx();
-}
-
-static void spi_put(uint8_t b)
-{
-    while (SPI1STAT & _SPI1STAT_SPITBF_MASK) spi_drain_rx();
+    uint32_t st;
+    while ((st = SPI1STAT) & _SPI1STAT_SPITBF_MASK)
+        if (!(st & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
     SPI1BUF = b;
 }
 
@@ -164,27 +174,33 @@ void tft_port_select(int on)
     else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
 }
 
-void tft_port_command(uint8_t cmd)
+void tft_port_commands(const uint8_t *seq, size_t len)
 {
-    spi_wait_idle(); /* DC applies to the byte on the wire: switch between bytes only */
-    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
-    spi_put(cmd);
-    spi_wait_idle();
-    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
-}
-
-void tft_port_data(const uint8_t *b, size_t n)
-{
-    while (n--) spi_put(*b++);
+    const uint8_t *end = seq + len;
+    while (seq < end) {
+        unsigned n = seq[1];
+        spi_wait_idle(); /* DC applies to the byte on the wire: switch between bytes only */
+        PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+        SPI1BUF = seq[0];
+        seq += 2;
+        spi_wait_idle();
+        PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+        if (n <= TFT_PORT_BURST) {
+            while (n--) SPI1BUF = *seq++; /* the FIFO is empty: room for a burst */
+        } else {
+            while (n--) spi_put_waiting(*seq++); /* start-up's long parameter lists */
+        }
+    }
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
     while (n--) {
-        spi_put(hi);
-        spi_put(lo);
+        spi_put_waiting(hi);
+        spi_put_waiting(lo);
     }
+    SPI1STATCLR = _SPI1STAT_SPIROV_MASK; /* if the receive FIFO overflowed meanwhile */
 }
 
 void tft_port_reset(int level)
@@ -222,7 +238,8 @@ static void spi_init(void)
     BOARD_TFT_SDO_PPS_REG = BOARD_TFT_SDO_PPS_CODE;
 
     SPI1CON = 0;
-    spi_drain_rx();
+    while (!(SPI1STAT & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
+    SPI1STATCLR = _SPI1STAT_SPIROV_MASK;
     SPI1BRG = SPI_BRG;
     /* master, mode 0 (CKP 0, CKE 1: data valid on the rising edge, as the
      * ILI9340 samples), 8-bit, enhanced buffer, SDI unused */

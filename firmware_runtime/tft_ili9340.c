@@ -1,10 +1,50 @@
 /* tft_ili9340.c - the ILI9340 command sequences (see tft_ili9340.h). */
 #include "tft_ili9340.h"
 
+/* Commands wait in q and leave in one tft_port_commands call: [command,
+ * count, parameters] back to back, up to p. The controller's column and
+ * page windows as last set (x0 < 0, y0 < 0: not known; after a reset both
+ * return to their defaults, which we never use). One struct: one base
+ * address for the M4K to load. */
+static struct {
+    uint8_t q[192], *p;
+    int x0, x1, y0, y1;
+} tq = {{0}, tq.q, -1, 0, -1, 0};
+
+static void flush(void)
+{
+    if (tq.p != tq.q) tft_port_commands(tq.q, (size_t)(tq.p - tq.q));
+    tq.p = tq.q;
+}
+
+/* Room for n more bytes in the queue. */
+static inline void room(size_t n)
+{
+    if ((size_t)(tq.q + sizeof tq.q - tq.p) < n) flush();
+}
+
+/* A command and its n parameters (n <= 32) into the queue. */
 static void cmd_data(uint8_t cmd, const uint8_t *d, size_t n)
 {
-    tft_port_command(cmd);
-    if (n) tft_port_data(d, n);
+    uint8_t *p;
+    room(2u + n);
+    p = tq.p;
+    p[0] = cmd;
+    p[1] = (uint8_t)n;
+    for (p += 2; n; n--) *p++ = *d++;
+    tq.p = p;
+}
+
+/* CASET or PASET [a, b] at p; returns the end. */
+static inline uint8_t *put_range(uint8_t *p, uint8_t cmd, int a, int b)
+{
+    p[0] = cmd;
+    p[1] = 4;
+    p[2] = (uint8_t)((unsigned)a >> 8);
+    p[3] = (uint8_t)a;
+    p[4] = (uint8_t)((unsigned)b >> 8);
+    p[5] = (uint8_t)b;
+    return p + 6;
 }
 
 /* The configuration sent after sleep out: command, parameter count,
@@ -47,6 +87,8 @@ typedef char tft_init_bytes_match[(sizeof init_seq - INIT_SEQ_COMMANDS + 3u == T
 void tft_init(void)
 {
     size_t i = 0;
+    tq.x0 = tq.y0 = -1;
+    tq.p = tq.q;
     tft_port_select(0);
     /* Hardware reset: low pulse >= 10 us, then 120 ms before commands. */
     tft_port_reset(1);
@@ -57,10 +99,12 @@ void tft_init(void)
     tft_port_delay_ms(150);
     tft_port_select(1);
     cmd_data(ILI_SWRESET, 0, 0); /* registers to their defaults */
+    flush();
     tft_port_select(0);
     tft_port_delay_ms(150); /* >= 5 ms before a command, >= 120 ms before SLPOUT */
     tft_port_select(1);
     cmd_data(ILI_SLPOUT, 0, 0); /* start the supplies and the oscillator */
+    flush();
     tft_port_select(0);
     tft_port_delay_ms(120); /* >= 5 ms before a command; the supplies settle */
     tft_port_select(1);
@@ -70,30 +114,38 @@ void tft_init(void)
         i += 2u + n;
     }
     cmd_data(ILI_DISPON, 0, 0); /* show the frame memory */
+    flush();
     tft_port_select(0);
 }
 
-void tft_window(int x0, int y0, int x1, int y1)
+/* The window [x0,x1] x [y0,y1] (only the halves that changed) and RAMWR,
+ * sent: the pixels follow through tft_port_fill. */
+static void window(int x0, int y0, int x1, int y1)
 {
-    uint8_t b[4];
-    b[0] = (uint8_t)((unsigned)x0 >> 8);
-    b[1] = (uint8_t)x0;
-    b[2] = (uint8_t)((unsigned)x1 >> 8);
-    b[3] = (uint8_t)x1;
-    cmd_data(ILI_CASET, b, 4);
-    b[0] = (uint8_t)((unsigned)y0 >> 8);
-    b[1] = (uint8_t)y0;
-    b[2] = (uint8_t)((unsigned)y1 >> 8);
-    b[3] = (uint8_t)y1;
-    cmd_data(ILI_PASET, b, 4);
-    tft_port_command(ILI_RAMWR);
+    uint8_t *p;
+    room(6u + 6u + 2u);
+    p = tq.p;
+    if (x0 != tq.x0 || x1 != tq.x1) {
+        p = put_range(p, ILI_CASET, x0, x1);
+        tq.x0 = x0;
+        tq.x1 = x1;
+    }
+    if (y0 != tq.y0 || y1 != tq.y1) {
+        p = put_range(p, ILI_PASET, y0, y1);
+        tq.y0 = y0;
+        tq.y1 = y1;
+    }
+    p[0] = ILI_RAMWR;
+    p[1] = 0;
+    tq.p = p + 2;
+    flush();
 }
 
 void tft_fill_rect(int x, int y, int w, int h, uint16_t color)
 {
     if (w <= 0 || h <= 0) return;
     tft_port_select(1);
-    tft_window(x, y, x + w - 1, y + h - 1);
+    window(x, y, x + w - 1, y + h - 1);
     tft_port_fill(color, (uint32_t)w * (uint32_t)h);
     tft_port_select(0);
 }
@@ -105,8 +157,55 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride)
     int i, j;
     if (w <= 0 || h <= 0) return;
     tft_port_select(1);
-    tft_window(x, y, x + w - 1, y + h - 1);
+    window(x, y, x + w - 1, y + h - 1);
     for (j = 0; j < h; j++)
         for (i = 0; i < w; i++) tft_port_fill(px[j * stride + i], 1);
+    tft_port_select(0);
+}
+
+void tft_begin(void) { tft_port_select(1); }
+
+void tft_row(int y, int n, const uint16_t *xs, const uint16_t *colors)
+{
+    uint8_t *p;
+    int x0 = tq.x0, x1 = tq.x1, i = 0;
+    if (y != tq.y0 || y != tq.y1) { /* the row's page half, once */
+        room(6);
+        tq.p = put_range(tq.p, ILI_PASET, y, y);
+        tq.y0 = tq.y1 = y;
+    }
+    p = tq.p;
+    while (i < n) {
+        const int x = xs[i];
+        int k = 1;
+        while (k < TFT_SPAN_MAX && i + k < n && xs[i + k] == x + k) k++; /* adjacent: one window */
+        if (p > tq.q + sizeof tq.q - (6 + 2 + 2 * TFT_SPAN_MAX)) {
+            tq.p = p;
+            flush();
+            p = tq.p;
+        }
+        if (x != x0 || x + k - 1 != x1) {
+            x0 = x;
+            x1 = x + k - 1;
+            p = put_range(p, ILI_CASET, x0, x1);
+        }
+        p[0] = ILI_RAMWR;
+        p[1] = (uint8_t)(2 * k);
+        p += 2;
+        do {
+            const uint16_t c = colors[i++];
+            p[0] = (uint8_t)(c >> 8);
+            p[1] = (uint8_t)c;
+            p += 2;
+        } while (--k);
+    }
+    tq.p = p;
+    tq.x0 = x0;
+    tq.x1 = x1;
+}
+
+void tft_end(void)
+{
+    flush();
     tft_port_select(0);
 }

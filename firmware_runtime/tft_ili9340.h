@@ -47,27 +47,47 @@
 #define TFT_MADCTL 0x28u
 #endif
 
-/* SPI bytes a window costs: CASET + 4, PASET + 4, RAMWR. Then 2 per pixel. */
+/* SPI bytes a window costs when both halves change: CASET + 4, PASET + 4,
+ * RAMWR. The driver keeps the controller's window: a half that did not
+ * change is not sent again (the column and page registers hold their values
+ * until the next CASET/PASET; RAMWR only moves the write pointer back to the
+ * window's start). Then 2 bytes per pixel. */
 #define TFT_WINDOW_BYTES 11u
 #define TFT_PIXEL_BYTES 2u
 /* SPI bytes of tft_init, sent once at start-up (not per frame). */
 #define TFT_INIT_BYTES 57u
 
+/* Parameters a command of a tft_port_commands batch may carry: no more than
+ * the PIC32's SPI transmit FIFO takes after an idle wait (enhanced buffer,
+ * 8-bit frames; 8 is the safe depth), so the port stores them without
+ * testing the status. */
+#define TFT_PORT_BURST 8u
+/* Pixels of one window of tft_row: its RAMWR parameters fit one burst. */
+#define TFT_SPAN_MAX ((int)(TFT_PORT_BURST / TFT_PIXEL_BYTES))
+
 /* --- provided by the platform layer --- */
-void tft_port_select(int on);              /* CS low (on) / high; waits for SPI idle first */
-void tft_port_command(uint8_t cmd);        /* one byte with DC low */
-void tft_port_data(const uint8_t *b, size_t n); /* bytes with DC high */
+void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
+/* A batch of commands: seq holds, back to back, [command, count, count
+ * parameter bytes] (count <= TFT_PORT_BURST except at start-up); each
+ * command byte goes with DC low, its parameters with DC high, in order. The
+ * count bytes are not sent. DC is left high. */
+void tft_port_commands(const uint8_t *seq, size_t len);
 void tft_port_fill(uint16_t color, uint32_t n); /* the colour n times (DC high, MSB first) */
-void tft_port_reset(int level);            /* the RST pin */
-void tft_port_delay_ms(uint32_t ms);       /* init only */
+void tft_port_reset(int level);                 /* the RST pin */
+void tft_port_delay_ms(uint32_t ms);            /* init only */
 
 /* --- the driver --- */
 void tft_init(void);
-/* Open the window [x0,x1] x [y0,y1] (inclusive) and start RAMWR. */
-void tft_window(int x0, int y0, int x1, int y1);
 void tft_fill_rect(int x, int y, int w, int h, uint16_t color);
 void tft_pixel(int x, int y, uint16_t color);
 /* w x h pixels from px (row stride `stride` pixels), one window. */
 void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
+/* Scattered pixels, CS held low from tft_begin to tft_end, commands queued
+ * and sent in batches: tft_row sends n pixels of row y, at the ascending,
+ * distinct columns xs[], colours colors[]; adjacent ones share a window
+ * (up to TFT_SPAN_MAX). Nothing else may draw in between. */
+void tft_begin(void);
+void tft_row(int y, int n, const uint16_t *xs, const uint16_t *colors);
+void tft_end(void);
 
 #endif

@@ -124,8 +124,8 @@ def test_generated_lines_go_to_their_parts():
 def test_lower_bound_arithmetic():
     m = CycleModel()
     pc = PairCounts(n=100, candidates=9900, in_box=2000, in_range=1800, protected=40)
-    b = lower_bound(pc, 100, 13 * 190, 20_000_000, m)
-    assert b.pixels == 190
+    b = lower_bound(pc, 100, 9 * 190, 20_000_000, m, pixels=190)
+    assert b.pixels == 190 and lower_bound(pc, 100, PIXEL_BYTES * 190, 20_000_000, m).pixels == 190
     assert b.insns == 1800 * PAIR_INSNS + 100 * BOID_INSNS + 190 * PIXEL_INSNS
     assert b.cycles > b.insns  # divisions and flash waits cost more than one cycle
     assert b.spi_ms == pytest.approx(190 * PIXEL_BYTES * 8 / 20e6 * 1000)
@@ -163,7 +163,7 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
             PL.boid_rule("speed_limit")} <= set(parts)
     assert parts.get(PL.OTHER, PL_PART_ZERO).insns < frame // 100
     assert {src for (k, src) in div_from if k == PL.DIV} >= {PL.boid_rule("alignment"), PL.boid_rule("cohesion")}
-    assert "tft_window" in dfun and "spi_put" in dfun
+    assert "pixset_show" in dfun and "tft_port_commands" in dfun
     # the same boids_step without -g and the drawing: only main's few harness
     # instructions around the markers may differ
     plain = build_m4k_driver(fw, state, "-O1", tmp_path / "plain.elf")

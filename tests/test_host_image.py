@@ -133,9 +133,64 @@ def scene(tmp_path_factory):
     return cost, px
 
 
+class Windows:
+    """SPI bytes of windows as the driver sends them: CASET + 4 and PASET + 4
+    only for the half that differs from the controller's current window,
+    RAMWR, then 2 bytes per pixel."""
+
+    def __init__(self, cols=None, rows=None):
+        self.cols, self.rows = cols, rows
+
+    def send(self, x0, y0, x1, y1):
+        n = 1 + 2 * (x1 - x0 + 1) * (y1 - y0 + 1)
+        n += 5 * ((x0, x1) != self.cols) + 5 * ((y0, y1) != self.rows)
+        self.cols, self.rows = (x0, x1), (y0, y1)
+        return n
+
+    def pixels(self, pts):
+        return sum(self.send(x, y, x, y) for x, y in pts if 0 <= x < W and 0 <= y < H)
+
+
+def circle_points(cx, cy, r):
+    """plat_draw_circle's pixels in its order."""
+    x, y, d, out = r, 0, 1 - r, []
+    while y <= x:
+        out += [(cx + x, cy + y), (cx - x, cy - y)]
+        if y:
+            out += [(cx + x, cy - y), (cx - x, cy + y)]
+        if x != y:
+            out += [(cx + y, cy + x), (cx - y, cy - x)]
+            if y:
+                out += [(cx - y, cy + x), (cx + y, cy - x)]
+        y += 1
+        if d < 0:
+            d += 2 * y + 1
+        else:
+            x -= 1
+            d += 2 * (y - x) + 1
+    return out
+
+
+def line_points(x0, y0, x1, y1):
+    """plat_draw_line's pixels in its order (Bresenham)."""
+    dx, sx = abs(x1 - x0), 1 if x0 < x1 else -1
+    dy, sy = -abs(y1 - y0), 1 if y0 < y1 else -1
+    err, out = dx + dy, []
+    while True:
+        out.append((x0, y0))
+        if (x0, y0) == (x1, y1):
+            return out
+        e2 = 2 * err
+        if e2 >= dy:
+            err, x0 = err + dy, x0 + sx
+        if e2 <= dx:
+            err, y0 = err + dx, y0 + sy
+
+
 def test_spi_bytes_are_what_the_ili9340_driver_sends(scene):
     cost, _ = scene
-    # CASET + 4, PASET + 4, RAMWR = 11 bytes per window, then 2 per pixel
+    # CASET + 4, PASET + 4, RAMWR = 11 bytes per window, then 2 per pixel;
+    # a half of the window equal to the controller's is not sent again
     # SWRESET, SLPOUT, the datasheet's configuration (power, VCOM, MADCTL,
     # COLMOD, frame rate, display function, gamma: 54 bytes), DISPON
     assert cost["init"] == 57
@@ -143,17 +198,25 @@ def test_spi_bytes_are_what_the_ili9340_driver_sends(scene):
     assert cost["fill_screen"] == 11 + 2 * W * H
     assert cost["pixel"] == 13 and cost["pixel_off"] == 0
     assert cost["rect_clipped"] == 11 + 2 * 20 * 10
-    assert cost["text"] == 6 * (11 + 2 * 6 * 8)  # one 6x8 cell window per character
+    # the rows' windows stay: each pixel on the row of the one before costs 8
+    win = Windows((300, 319), (230, 239))
+    circle = circle_points(100, 100, 20)
+    assert cost["circle"] == win.pixels(circle) < 13 * len(circle)
+    win = Windows()  # (after the filled circle's spans, not modelled here)
+    line = line_points(10, 200, 60, 180)
+    assert len(line) == 51  # 50 columns: one pixel per column
+    assert cost["line"] == win.pixels(line) == 8 * 51 + 5 * len({y for _, y in line})
+    # one 6x8 cell window per character; the cells share their rows
+    assert cost["text"] == 10 + 5 * 5 + 6 * (1 + 2 * 6 * 8)
     assert cost["text_clipped"] == 11 + 2 * 4 * 8  # 'A' cut at the right edge, 'B' not sent
     assert cost["text_end"] == 10 + 6 * 6
-    assert cost["line"] == 13 * 51  # 50 columns: one pixel per column
 
 
 def test_circle_pixels(scene):
     cost, px = scene
     white = (255, 255, 255)
     on = {(x, y) for x in range(70, 131) for y in range(70, 131) if px(x, y) == white}
-    assert cost["circle"] == 13 * len(on)  # every outline pixel sent once
+    assert len(on) == len(circle_points(100, 100, 20))  # every outline pixel sent once
     for x, y in on:
         assert abs(((x - 100) ** 2 + (y - 100) ** 2) ** 0.5 - 20) < 0.75
     for x, y in on:  # symmetric in both axes and the diagonal

@@ -119,6 +119,7 @@ def test_the_start_up_decodes_clean_and_the_panel_shows_the_picture(stream_drive
     ("unknown", "not an ILI9340 command"),
     ("off_panel", "window off the panel"),
     ("mid_pixel", "inside a 16-bit pixel"),
+    ("no_window", "RAMWR before CASET and PASET set the window"),
 ])
 def test_the_decoder_refuses_what_the_controller_would(stream_driver, name, why):
     r = run_stream(stream_driver, name)

@@ -4,9 +4,11 @@
  *
  * spawns N boids, runs WARMUP frames of the generated boids_step, writes the
  * state for the m4k image (budget_state.h), then counts the SPI bytes one
- * animation frame sends to the ILI9340 -- erase at the old positions, update,
- * draw at the new ones, as draw_flock in boids_app.c does -- through the host
- * platform layer's counter, and prints `spi_bytes=B`; also what start-up sends
+ * animation frame sends to the ILI9340 -- erase, update, draw, as the
+ * firmware's animation does (flock_draw.h) -- through the host platform
+ * layer's counter, and prints `spi_bytes=B` and `pixels=P` (the boids'
+ * pixels on the panel before and after the step: what erasing every old
+ * pixel and drawing every new one would send); also what start-up sends
  * once: `startup_bytes=` (tft_init), `clear_bytes=` (the first black screen) and
  * `startup_ms=` (tft_init's waits). */
 #include <stdio.h>
@@ -15,36 +17,23 @@
 
 #include "boids_flock.h"
 #include "budget_state.h"
-#include "panel_view.h"
+#include "flock_draw.h"
 #include "platform.h"
 #include "platform_host.h"
 
 static flock_t flock;
+static flock_draw_t fdraw;
 
-/* Twin of draw_flock in the generated boids_app.c. */
-static void draw(const flock_t *f, uint16_t color)
+/* Boids on the panel: the pixels the whole-flock way erases or draws. */
+static long on_panel(const flock_t *f)
 {
+    long n = 0;
     int32_t i;
     for (i = 0; i < f->count; i++) {
-        const int bx = PANEL_PX(f->b[i].x), by = PANEL_PX(f->b[i].y);
-#if BOIDS_BOID_SHAPE == 0
-        plat_draw_pixel(bx, by, color);
-#elif BOIDS_BOID_SHAPE == 1
-        plat_fill_rect(bx - BOIDS_BOID_SIZE / 2, by - BOIDS_BOID_SIZE / 2, BOIDS_BOID_SIZE, BOIDS_BOID_SIZE, color);
-#else
-        plat_fill_circle(bx, by, BOIDS_BOID_SIZE / 2, color);
-#endif
+        const int x = PANEL_PX(f->b[i].x), y = PANEL_PX(f->b[i].y);
+        n += x >= 0 && y >= 0 && x < BOIDS_PANEL_WIDTH && y < BOIDS_PANEL_HEIGHT;
     }
-#ifdef BOIDS_PREDATOR_CAPACITY
-    for (i = 0; i < f->predator_count; i++)
-        plat_fill_rect(PANEL_PX(f->predator[i].x) - 1, PANEL_PX(f->predator[i].y) - 1, 3, 3,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_RED);
-#endif
-#ifdef BOIDS_FOOD_CAPACITY
-    for (i = 0; i < f->food_count; i++)
-        plat_fill_rect(PANEL_PX(f->food[i].x) - 1, PANEL_PX(f->food[i].y) - 1, 2, 2,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_GREEN);
-#endif
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -52,7 +41,7 @@ int main(int argc, char **argv)
     static flock_t after;
     budget_header_t h;
     rng_t rng, rng_after;
-    long n, warm, k;
+    long n, warm, k, pixels;
     uint64_t spi0, startup, clear;
     FILE *out;
     if (argc != 5) {
@@ -68,6 +57,7 @@ int main(int argc, char **argv)
     rng_seed(&rng, (uint32_t)strtoul(argv[3], NULL, 10));
     host_use_virtual_time();
     plat_init();
+    flock_draw_init(&fdraw);
     startup = host_spi_bytes(); /* tft_init: once, not part of any frame */
     plat_fill_screen(PLAT_BLACK);
     clear = host_spi_bytes() - startup;
@@ -91,15 +81,16 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    draw(&flock, PLAT_BLACK); /* the frame before was drawn: show it, then time one frame */
-    draw(&flock, BOIDS_BOID_COLOR);
+    flock_draw_after(&fdraw, &flock); /* the frame before was drawn: show it, then time one frame */
+    pixels = on_panel(&flock);
     spi0 = host_spi_bytes();
-    draw(&flock, PLAT_BLACK);
+    flock_draw_before(&fdraw, &flock);
     boids_step(&flock, &rng);
-    draw(&flock, BOIDS_BOID_COLOR);
-    printf("spi_bytes=%llu\nstartup_bytes=%llu\nclear_bytes=%llu\nstartup_ms=%lu\n",
-           (unsigned long long)(host_spi_bytes() - spi0), (unsigned long long)startup, (unsigned long long)clear,
-           (unsigned long)host_tft_waited_ms());
+    flock_draw_after(&fdraw, &flock);
+    pixels += on_panel(&flock);
+    printf("spi_bytes=%llu\npixels=%ld\nstartup_bytes=%llu\nclear_bytes=%llu\nstartup_ms=%lu\n",
+           (unsigned long long)(host_spi_bytes() - spi0), pixels, (unsigned long long)startup,
+           (unsigned long long)clear, (unsigned long)host_tft_waited_ms());
     if (host_tft_errors()) {
         fprintf(stderr, "budget_host: ILI9340 stream error: %s\n", host_tft_first_error());
         return 1;

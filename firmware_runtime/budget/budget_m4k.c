@@ -4,9 +4,9 @@
  * of budget_mark, whose executions bracket the instructions counted; then
  * the lockstep's digest of the result (what `watch on` adds to a frame),
  * bracketed by the next call; then, when built with -DBUDGET_DRAW, the
- * frame's drawing (erase the boids at their old positions, draw them at the
- * new: draw_flock's twin in budget_host.c) through the ILI9340 driver onto a
- * stub SPI port (budget_tft_port.c), bracketed by a fourth call.
+ * frame's drawing (flock_draw.h, as the firmware's animation: the frame
+ * before already on the panel, erase, draw) through the ILI9340 driver onto
+ * a stub SPI port (budget_tft_port.c), bracketed by a fourth call.
  * Exit status: 0 when the frame equals the host's, 1 when it does not,
  * 2 when the state file does not match this build. */
 #include <string.h>
@@ -15,8 +15,7 @@
 #include "budget_state.h"
 #include "state_io.h"
 #ifdef BUDGET_DRAW
-#include "panel_view.h"
-#include "platform.h"
+#include "flock_draw.h"
 #endif
 
 extern const unsigned char budget_state[];
@@ -24,32 +23,7 @@ extern const unsigned char budget_state[];
 static flock_t flock;
 #ifdef BUDGET_DRAW
 static flock_t before;
-
-/* Twin of draw() in budget_host.c (draw_flock in the generated boids_app.c). */
-static void draw(const flock_t *f, uint16_t color)
-{
-    int32_t i;
-    for (i = 0; i < f->count; i++) {
-        const int bx = PANEL_PX(f->b[i].x), by = PANEL_PX(f->b[i].y);
-#if BOIDS_BOID_SHAPE == 0
-        plat_draw_pixel(bx, by, color);
-#elif BOIDS_BOID_SHAPE == 1
-        plat_fill_rect(bx - BOIDS_BOID_SIZE / 2, by - BOIDS_BOID_SIZE / 2, BOIDS_BOID_SIZE, BOIDS_BOID_SIZE, color);
-#else
-        plat_fill_circle(bx, by, BOIDS_BOID_SIZE / 2, color);
-#endif
-    }
-#ifdef BOIDS_PREDATOR_CAPACITY
-    for (i = 0; i < f->predator_count; i++)
-        plat_fill_rect(PANEL_PX(f->predator[i].x) - 1, PANEL_PX(f->predator[i].y) - 1, 3, 3,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_RED);
-#endif
-#ifdef BOIDS_FOOD_CAPACITY
-    for (i = 0; i < f->food_count; i++)
-        plat_fill_rect(PANEL_PX(f->food[i].x) - 1, PANEL_PX(f->food[i].y) - 1, 2, 2,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_GREEN);
-#endif
-}
+static flock_draw_t fdraw;
 #endif
 static volatile uint32_t digest_sink;
 
@@ -77,6 +51,8 @@ int main(void)
     memcpy(&boids_params, p, sizeof boids_params);
 #ifdef BUDGET_DRAW
     before = flock;
+    flock_draw_init(&fdraw);
+    flock_draw_after(&fdraw, &before); /* the frame before, on the panel (not counted) */
 #endif
     budget_mark(0);
     boids_step(&flock, &rng);
@@ -84,8 +60,8 @@ int main(void)
     digest_sink = state_digest(&flock, 1u, rng.s);
     budget_mark(2);
 #ifdef BUDGET_DRAW
-    draw(&before, PLAT_BLACK);
-    draw(&flock, BOIDS_BOID_COLOR);
+    flock_draw_before(&fdraw, &before);
+    flock_draw_after(&fdraw, &flock);
     budget_mark(3);
 #endif
     return budget_hash(&flock, (uint32_t)sizeof flock) == h.after_hash ? 0 : 1;

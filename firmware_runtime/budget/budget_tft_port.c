@@ -4,11 +4,13 @@
  *
  * A twin of the SPI section of platform_pic32.c, statement for statement,
  * with the SPI1 and LAT registers replaced by volatile words in RAM: the
- * status reads say "idle, transmit buffer not full, receive buffer empty",
+ * status reads say "idle, transmit FIFO empty and not full, receive FIFO empty",
  * so every wait loop runs its test once. On the board those loops spin
  * while the bytes shift out; that time is the SPI time, which the budget
  * counts apart (bytes x 8 / SPI clock). Each register access is one load
  * or store here as on the PIC32 (where it crosses the peripheral bus).
+ * Not counted therefore: the board's idle waits also read each received
+ * byte out of the receive FIFO (a load and a branch per byte sent).
  * The bytes are not counted here (a counter would add instructions the
  * board does not run): the host driver counts them (budget_host.c). */
 #include <stddef.h>
@@ -17,26 +19,26 @@
 #include "tft_ili9340.h"
 
 #define SPIRBE 0x00000020u
+#define SPITBE 0x00000008u
 #define SPIBUSY 0x00000800u
 #define SPITBF 0x00000002u
 
-static volatile uint32_t spi1stat = SPIRBE, spi1buf, spi1statclr, lat_set, lat_clr;
+static volatile uint32_t spi1stat = SPIRBE | SPITBE, spi1buf, spi1statclr, lat_set, lat_clr;
 
-static void spi_drain_rx(void)
+#define SPI_IDLE_MASK (SPIBUSY | SPITBE | SPIRBE)
+#define SPI_IDLE (SPITBE | SPIRBE)
+static inline void spi_wait_idle(void)
 {
-    while (!(spi1stat & SPIRBE)) (void)spi1buf;
-    spi1statclr = 0x40u; /* SPIROV */
+    uint32_t st;
+    while (((st = spi1stat) & SPI_IDLE_MASK) != SPI_IDLE)
+        if (!(st & SPIRBE)) (void)spi1buf;
 }
 
-static void spi_wait_idle(void)
+static inline void spi_put_waiting(uint8_t b)
 {
-    while (spi1stat & SPIBUSY) spi_drain_rx();
-    spi_drain_rx();
-}
-
-static void spi_put(uint8_t b)
-{
-    while (spi1stat & SPITBF) spi_drain_rx();
+    uint32_t st;
+    while ((st = spi1stat) & SPITBF)
+        if (!(st & SPIRBE)) (void)spi1buf;
     spi1buf = b;
 }
 
@@ -47,27 +49,33 @@ void tft_port_select(int on)
     else lat_set = 1u << 1;
 }
 
-void tft_port_command(uint8_t cmd)
+void tft_port_commands(const uint8_t *seq, size_t len)
 {
-    spi_wait_idle();
-    lat_clr = 1u << 0; /* DC low: a command */
-    spi_put(cmd);
-    spi_wait_idle();
-    lat_set = 1u << 0;
-}
-
-void tft_port_data(const uint8_t *b, size_t n)
-{
-    while (n--) spi_put(*b++);
+    const uint8_t *end = seq + len;
+    while (seq < end) {
+        unsigned n = seq[1];
+        spi_wait_idle();
+        lat_clr = 1u << 0; /* DC low: a command */
+        spi1buf = seq[0];
+        seq += 2;
+        spi_wait_idle();
+        lat_set = 1u << 0;
+        if (n <= TFT_PORT_BURST) {
+            while (n--) spi1buf = *seq++;
+        } else {
+            while (n--) spi_put_waiting(*seq++);
+        }
+    }
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
     while (n--) {
-        spi_put(hi);
-        spi_put(lo);
+        spi_put_waiting(hi);
+        spi_put_waiting(lo);
     }
+    spi1statclr = 0x40u; /* SPIROV */
 }
 
 void tft_port_reset(int level)

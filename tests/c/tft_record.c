@@ -7,10 +7,14 @@
 #include "tft_ili9340.h"
 
 void tft_port_select(int on) { printf("S %d\n", on != 0); }
-void tft_port_command(uint8_t cmd) { printf("C %02X\n", (unsigned)cmd); }
-void tft_port_data(const uint8_t *b, size_t n)
+void tft_port_commands(const uint8_t *seq, size_t len)
 {
-    while (n--) printf("D %02X\n", (unsigned)*b++);
+    size_t i = 0, k;
+    while (i < len) {
+        printf("C %02X\n", (unsigned)seq[i]);
+        for (k = 0; k < seq[i + 1]; k++) printf("D %02X\n", (unsigned)seq[i + 2 + k]);
+        i += 2u + seq[i + 1];
+    }
 }
 void tft_port_fill(uint16_t color, uint32_t n)
 {

@@ -11,8 +11,11 @@
 
 static void cmd(uint8_t c, const uint8_t *d, size_t n)
 {
-    tft_port_command(c);
-    if (n) tft_port_data(d, n);
+    uint8_t seq[2 + 16];
+    seq[0] = c;
+    seq[1] = (uint8_t)n;
+    if (n) memcpy(seq + 2, d, n);
+    tft_port_commands(seq, 2 + n);
 }
 
 /* Reset, SWRESET, SLPOUT with the datasheet's waits, 16-bit pixels or not. */
@@ -33,11 +36,17 @@ static void wake(int colmod)
 
 int main(int argc, char **argv)
 {
-    static const uint8_t two[2] = {0x28u, 0x00u}, wide[4] = {0x00u, 0x00u, 0x02u, 0x7Fu}, px[3] = {0xF8u, 0, 0};
+    static const uint8_t two[2] = {0x28u, 0x00u}, wide[4] = {0x00u, 0x00u, 0x02u, 0x7Fu}, px[3] = {0xF8u, 0, 0},
+                         win[4] = {0, 0, 0, 1};
     const char *s = argc == 2 ? argv[1] : "";
     if (!strcmp(s, "good")) {
+        static const uint16_t xs[4] = {10, 11, 30, 319}, c[4] = {0x001Fu, 0x07E0u, 0x001Fu, 0x07E0u};
         tft_init();
         tft_fill_rect(0, 0, 320, 240, 0xF800u);
+        tft_begin(); /* rows reuse the window's halves */
+        tft_row(20, 4, xs, c);
+        tft_row(21, 1, xs + 2, c + 1);
+        tft_end();
     } else if (!strcmp(s, "no_wait")) { /* SLPOUT straight after SWRESET */
         tft_port_select(1);
         cmd(ILI_SWRESET, 0, 0);
@@ -64,9 +73,14 @@ int main(int argc, char **argv)
         cmd(ILI_CASET, wide, 4);
     } else if (!strcmp(s, "mid_pixel")) {
         wake(1);
-        tft_window(0, 0, 1, 1);
-        tft_port_data(px, 3);
+        cmd(ILI_CASET, win, 4);
+        cmd(ILI_PASET, win, 4);
+        cmd(ILI_RAMWR, px, 3);
         cmd(ILI_NOP, 0, 0);
+    } else if (!strcmp(s, "no_window")) { /* the driver keeps the window; it must set one after a reset */
+        wake(1);
+        cmd(ILI_CASET, win, 4);
+        cmd(ILI_RAMWR, px, 2);
     } else {
         fprintf(stderr, "tft_stream_driver: unknown stream '%s'\n", s);
         return 2;

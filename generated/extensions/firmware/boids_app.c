@@ -12,8 +12,8 @@
 #include "adaptive_spawn.h"
 #include "boids_app.h"
 #include "boids_flock.h"
+#include "flock_draw.h"
 #include "fxdecimal.h"
-#include "panel_view.h"
 #include "platform.h"
 #include "pt.h"
 #include "serial_cmd.h"
@@ -28,6 +28,7 @@ static uint32_t frames_at_last_second;
 /* adaptive spawn (spec flock.adaptive_spawn): the board finds its largest flock */
 static aspawn_t aspawn;
 static uint8_t adaptive = BOIDS_ADAPTIVE_SPAWN;
+static flock_draw_t fdraw; /* what the panel shows of the flock (flock_draw.h) */
 
 int boids_app_adaptive_on(void) { return adaptive; }
 void boids_app_adaptive(int on)
@@ -55,19 +56,18 @@ void boids_app_reset(uint32_t seed, int32_t count)
     stats.boids = boids_flock.count;
     watch_ev_reset(seed, boids_flock.count);
     watch_frame_now(0);
+    flock_draw_init(&fdraw);
     plat_fill_screen(PLAT_BLACK);
     PT_INIT(&pt_serial);
     PT_INIT(&pt_timing);
     PT_INIT(&pt_anim);
 }
 
-static void draw_flock(uint16_t color);
-
 int32_t boids_app_set_count(int32_t n)
 {
     if (n < 0) n = 0;
     if (n > BOIDS_CAPACITY) n = BOIDS_CAPACITY;
-    draw_flock(PLAT_BLACK);
+    flock_draw_erase(&fdraw, &boids_flock);
     if (n < boids_flock.count) boids_flock.count = n; /* the newest boids leave first */
     boids_spawn(&boids_flock, &rng, n);
     stats.target = n;
@@ -141,38 +141,6 @@ static PT_THREAD(timing_thread(struct pt *pt))
     PT_END(pt);
 }
 
-/* Boids in the spec's shape and colour, predators red, food green;
- * erased by drawing black. Positions go through the panel's scale
- * (panel_view.h); shapes keep their pixel size. */
-static void draw_flock(uint16_t color)
-{
-    int32_t i;
-    for (i = 0; i < boids_flock.count; i++) {
-        const int bx = PANEL_PX(boids_flock.b[i].x), by = PANEL_PX(boids_flock.b[i].y);
-#if BOIDS_BOID_SHAPE == 0
-        plat_draw_pixel(bx, by, color);
-#elif BOIDS_BOID_SHAPE == 1
-        plat_fill_rect(bx - BOIDS_BOID_SIZE / 2, by - BOIDS_BOID_SIZE / 2, BOIDS_BOID_SIZE, BOIDS_BOID_SIZE, color);
-#else
-        plat_fill_circle(bx, by, BOIDS_BOID_SIZE / 2, color);
-#endif
-    }
-#ifdef BOIDS_PREDATOR_CAPACITY
-    for (i = 0; i < boids_flock.predator_count; i++) {
-        const mover_t *p = &boids_flock.predator[i];
-        plat_fill_rect(PANEL_PX(p->x) - 1, PANEL_PX(p->y) - 1, 3, 3,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_RED);
-    }
-#endif
-#ifdef BOIDS_FOOD_CAPACITY
-    for (i = 0; i < boids_flock.food_count; i++) {
-        const mover_t *p = &boids_flock.food[i];
-        plat_fill_rect(PANEL_PX(p->x) - 1, PANEL_PX(p->y) - 1, 2, 2,
-                       color == PLAT_BLACK ? PLAT_BLACK : PLAT_GREEN);
-    }
-#endif
-}
-
 static PT_THREAD(animation_thread(struct pt *pt))
 {
     static uint32_t start, deadline, k;
@@ -183,16 +151,18 @@ static PT_THREAD(animation_thread(struct pt *pt))
     for (;;) {
         PT_WAIT_UNTIL(pt, !stats.paused);
         t0 = plat_millis();
-        draw_flock(PLAT_BLACK);
+        /* erase, update, draw: in the spec's shape and colour, predators
+         * red, food green; pixel boids by difference (flock_draw.h) */
+        flock_draw_before(&fdraw, &boids_flock);
         boids_step(&boids_flock, &rng);
-        draw_flock(BOIDS_BOID_COLOR);
+        flock_draw_after(&fdraw, &boids_flock);
         stats.frames++;
         watch_frame(stats.frames); /* the digest of this frame's update, before any change below */
         stats.frame_ms = plat_millis() - t0;
         if (adaptive) {
             const int d = aspawn_frame(&aspawn, stats.frame_ms * 1000u, boids_flock.count);
             if (d != ASPAWN_HOLD) {
-                draw_flock(PLAT_BLACK);
+                flock_draw_erase(&fdraw, &boids_flock);
                 boids_flock.count = (d < 0) ? boids_flock.count - 1 : boids_flock.count;
                 if (d > 0) boids_spawn(&boids_flock, &rng, boids_flock.count + 1);
                 stats.boids = stats.target = boids_flock.count;
