@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 LABELS = {
-    "decision": "P(flock settles on the informed side)",
-    "naive_decision": "P(the uninformed settle on the informed side)",
-    "side_time": "fraction of time on the informed side",
+    "decision": "P(flock settles on the larger scout group's side)",
+    "naive_decision": "P(the uninformed settle on that side)",
+    "side_time": "fraction of time on the larger group's side",
     "polarisation": "polarisation",
     "speed": "mean speed (px/frame)",
     "groups": "number of groups",
