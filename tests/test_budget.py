@@ -82,5 +82,6 @@ def test_budget_cli_measures_a_frame(capsys):
                      r"\+ 153,611 clearing the panel", out), out
     # the brute-force pair loop grows faster than linearly
     assert rows[("brut", 120)][0] > 4 * rows[("brut", 40)][0]
-    assert re.search(r"brute \(sequential\): largest N at 30 fps: .*RAM 16 B per boid", out), out
+    # per boid: x, y, vx, vy (4 x 4 B) and its place in the drawn pixel set (draw.h: 2 x 2 B)
+    assert re.search(r"brute \(sequential\): largest N at 30 fps: .*RAM 20 B per boid", out), out
     assert re.search(r"grid \(synchronous\): largest N at 30 fps: .*RAM \d+ B per boid.*at most \d+ boids in 32 KB", out)

@@ -6,7 +6,11 @@ A neighbour sum over boids is, by the language, an exact 64-bit sum
 software `__divdi3`. The range analysis (ranges.py) bounds each sum as the
 neighbours' number (capacity - 1) times one visit's increment, over every
 parameter's whole range. Where that bound lies inside int32 (strictly above
-INT32_MIN, so no quotient can overflow) the sum is NARROWED:
+INT32_MIN, so no quotient can overflow) and does not rest on the analysis's
+assumed position margin (a sum of absolute positions does: at extreme
+parameters cohesion and alignment can carry a whole flock past the edges'
+pull, so positions are assumed, not proven; tests/test_shadow_check.py
+drives them there) the sum is NARROWED:
 
   IR       Sum.bits = 32; `sum += v` becomes the statement op `acc32_add`
            (`acc32_sub`), and every read of the sum goes through the named
@@ -56,6 +60,7 @@ class SumWidth:
     neighbours: int  # how many it sums (capacity - 1)
     term: int  # the worst |one visit's increment| (raw)
     means: int  # reads of it as a mean (sum / count)
+    on_positions: bool = False  # its bound grows with the assumed position margin
 
 
 def _fits(lo: int, hi: int) -> bool:
@@ -90,10 +95,14 @@ def _walk(stmts):
 
 def sum_widths(m) -> list[SumWidth]:
     """Every neighbour sum over boids with its bound and chosen width."""
-    from .ranges import analyse
+    from .ranges import Assumptions, analyse
 
     res = analyse(m)
     sites = {s.key: s for s in res.sites}
+    # The same analysis with positions assumed twice as far off screen: a sum
+    # whose bound moves rests on the position assumption (absolute positions).
+    far = Assumptions(position_margin_px=2 * max(m.spec.display.width, m.spec.display.height))
+    far_sites = {s.key: (s.lo, s.hi) for s in analyse(m, assume=far).sites}
     out = []
     k = max(m.spec.flock.capacity - 1, 0)
     for i, r in enumerate(m.rules):
@@ -105,10 +114,12 @@ def sum_widths(m) -> list[SumWidth]:
             site = sites.get((f"r{i}", ("sum", s.name)))
             if site is None:
                 continue
-            ok = res.stats.get("converged", False) and not site.overflows and _fits(site.lo, site.hi)
+            on_pos = far_sites.get(site.key) != (site.lo, site.hi)
+            ok = (res.stats.get("converged", False) and not site.overflows and not on_pos
+                  and _fits(site.lo, site.hi))
             term = -(-max(abs(site.lo), abs(site.hi)) // max(n, 1))
             out.append(SumWidth(i, r.name, s.name, site.expr, site.lo, site.hi, 32 if ok else 64, n, term,
-                                _mean_reads(r.ir.apply, s.name) + _mean_reads(r.ir.before, s.name)))
+                                _mean_reads(r.ir.apply, s.name) + _mean_reads(r.ir.before, s.name), on_pos))
     return out
 
 
@@ -183,6 +194,12 @@ def report(m) -> list[str]:
         what = f"{w.rule}.{w.sum}: {w.text}: |sum| <= {_px(worst, one)}"
         if w.bits == 32:
             lines.append(f"  32-bit  {what} (x{INT32_MAX / max(worst, 1):.3g} headroom in int32)")
+            continue
+        if w.on_positions:
+            lines.append(f"  64-bit  {what} with positions within the assumed margin, but it sums absolute "
+                         f"positions, which no parameter range bounds (a flock can leave the screen): sum "
+                         f"offsets (other.x - x, within the zone's range) to unlock 32 bits; would save "
+                         f"~{SAVE_PER_PAIR} cycles per in-range pair")
             continue
         if w.term >= INT32_MAX // 2:  # one visit's increment already spans int32: wrapped upstream
             lines.append(f"  64-bit  {what}: its term is not bounded (a value it sums can overflow: narrow the "
