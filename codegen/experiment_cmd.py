@@ -84,6 +84,13 @@ def run(a) -> int:
             _err(f"interrupted after {progress.done} of {plan.total} trials; the rows are in {out / ROWS}: "
                  f"the same command with --resume runs the rest")
             return 130
+        except Exception as err:  # noqa: BLE001 - a lost cluster, a batch that failed 3 times: a sentence
+            if os.environ.get("BOIDSGEN_DEBUG"):
+                raise
+            progress.close()
+            _err(f"the trials stopped after {progress.done} of {plan.total}: {type(err).__name__}: {err}; the rows "
+                 f"so far are in {out / ROWS}: the same command with --resume runs the rest")
+            return 1
         finally:
             signal.signal(signal.SIGTERM, old)
         progress.close()
