@@ -41,7 +41,7 @@ from .pair_counts import PairCounts, pair_counts
 
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
 MEM_FUNCS = {"memcpy", "memset"}
-SQRT_INLINE = {"fx_isqrt64", "fx_sqrt", "fx_hypot"}
+SQRT_INLINE = {"fx_isqrt64", "fx_sqrt", "fx_hypot", "fx_mag_root"}
 DIV_INLINE = {"fx_div", "fx_idiv", "fx_acc_mean"}
 
 

@@ -38,6 +38,7 @@ class RangeReport:
     errors: list
     blame: dict = field(default_factory=dict)  # site key -> [(ParamInfo, 'max'|'min', safe raw)]
     stats: dict = field(default_factory=dict)
+    source: GenModel | None = None  # the model as written (`model`: its rules as the emitters print them)
 
     @property
     def ok(self) -> bool:
@@ -51,10 +52,13 @@ def param_ranges(m: GenModel, narrow: dict | None = None) -> dict:
 
 
 def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True, **_ignored) -> RangeReport:
+    from .lang.roots import rooted
+
     assume = assume or Assumptions()
+    source, m = m, rooted(m, assume)[0]  # the rules as the emitters print them (codegen/lang/roots.py)
     res = analyse_ir(m, param_ranges(m), assume)
     errs = [s for s in res.sites if s.overflows and s.root]
-    rep = RangeReport(m, res.sites, _notes(m, res), errs, stats=res.stats)
+    rep = RangeReport(m, res.sites, _notes(m, res), errs, stats=res.stats, source=source)
     if errs and blame:
         rep.blame = _blame(m, assume, res.sites, errs)
     return rep
@@ -202,7 +206,7 @@ def report_lines(rep: RangeReport) -> list[str]:
     if not rep.errors:  # the C's widths (issue 16): what is 32-bit, what would unlock it
         from .lang.widths import report as width_report
 
-        out += width_report(m)
+        out += width_report(rep.source or m)  # square roots (roots.py) and sums' widths
     return out
 
 

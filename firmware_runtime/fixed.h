@@ -174,6 +174,35 @@ static inline uint64_t fx_sq64(fx r)
 #endif
 }
 
+/* A magnitude compared without its root (codegen/lang/roots.py, issue 16).
+ * fx_mag2 is the exact squared magnitude x^2 + y^2 (< 2^64, never wraps);
+ * fx_mag_lt ... fx_mag_ne compare floor(sqrt(s)), the exact magnitude in raw
+ * units, with a 32-bit m, for EVERY s and m, without the root:
+ *   floor(sqrt(s)) <  m  <=>  m > 0 && s < m^2
+ *   floor(sqrt(s)) >  m  <=>  m < 0 || s >= (m + 1)^2
+ *   floor(sqrt(s)) == m  <=>  m >= 0 && m^2 <= s < (m + 1)^2
+ * ((m + 1)^2 <= 2^62: fx_sq64 of (m + 1) as a uint32, which for m = INT32_MAX
+ * is INT32_MIN as an fx, whose square is the same 2^62.) fx_mag_root is the
+ * root itself, saturated at INT32_MAX: fx_hypot's value wherever fx_hypot
+ * does not wrap (s < 2^62), and never a negative speed. Where the range
+ * analysis bounds s below 2^62 a rule written over mag()/hypot() and its
+ * compares is the very same program in these ops; the root is taken only on
+ * the paths that read the magnitude itself (speed_limit: the clamped boids).
+ * Twins: pysim/fx_mag.py (served by pysim/fxops.py); tests/test_roots.py. */
+static inline uint64_t fx_mag2(fx x, fx y) { return fx_d2(x, y); }
+static inline fx fx_mag_root(uint64_t s)
+{
+    const uint64_t r = fx_isqrt64(s);
+    return r > (uint64_t)INT32_MAX ? FX_MAX : (fx)r;
+}
+static inline uint64_t fx_mag_next2(fx m) { return fx_sq64(fx_from_u32((uint32_t)m + 1u)); } /* (m+1)^2, m >= 0 */
+static inline int fx_mag_lt(uint64_t s, fx m) { return m > 0 && s < fx_sq64(m); }
+static inline int fx_mag_gt(uint64_t s, fx m) { return m < 0 || s >= fx_mag_next2(m); }
+static inline int fx_mag_le(uint64_t s, fx m) { return !fx_mag_gt(s, m); }
+static inline int fx_mag_ge(uint64_t s, fx m) { return !fx_mag_lt(s, m); }
+static inline int fx_mag_eq(uint64_t s, fx m) { return m >= 0 && s >= fx_sq64(m) && s < fx_mag_next2(m); }
+static inline int fx_mag_ne(uint64_t s, fx m) { return !fx_mag_eq(s, m); }
+
 /* Neighbour sums accumulate in 64 bits, exactly, whatever the flock size;
  * they come back to 32 bits as a mean (truncating) or wrapped. */
 typedef int64_t fx_acc;

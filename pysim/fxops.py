@@ -106,7 +106,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+# this file and pysim/fx_mag.py (the magnitude compares, served as this module's own)
+SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes()
+                             + (Path(__file__).parent / "fx_mag.py").read_bytes()).hexdigest()[:16]
 
 INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
@@ -686,11 +688,24 @@ def ck_clamp(v, lo, hi, st, site):
 
 NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "asr64", "asr", "shl", "mul", "imul",
          "div", "idiv", "sqrt", "d2", "sq64", "hypot", "amb", "mag", "acc_add", "acc_sub", "acc_mean",
-         "acc_fx", "sign", "min", "max", "clamp")
+         "acc_fx", "sign", "min", "max", "clamp",
+         # a magnitude compared without its root (codegen/lang/roots.py): pysim/fx_mag.py
+         "mag2", "mag_root", "mag_lt", "mag_le", "mag_gt", "mag_ge", "mag_eq", "mag_ne")
 _PREFIX = {"fixed": "fx_", "float": "fl_", "checked": "ck_"}
+
+
+def __getattr__(name: str):
+    """fx_mag.py's functions as this module's (imported on first use: it imports this module)."""
+    from . import fx_mag
+
+    if name.startswith(("fx_mag", "fl_mag", "ck_mag")) and hasattr(fx_mag, name):
+        return getattr(fx_mag, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def namespace(kind: str) -> dict:
     """{name: function} of one arithmetic: 'fixed', 'float' or 'checked'."""
-    g = globals()
-    return {n: g[_PREFIX[kind] + n] for n in NAMES}
+    import sys
+
+    mod = sys.modules[__name__]
+    return {n: getattr(mod, _PREFIX[kind] + n) for n in NAMES}

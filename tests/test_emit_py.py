@@ -35,6 +35,9 @@ ARGS = {
     "sum_to_int": (SI,), "sum_mean": (SF, I), "sum_idiv": (SI, I), "sum_wrap32": (SF,), "abs": (F,), "min": (F, F), "max": (I, I),
     "clamp": (F, F, F), "sign": (SF,), "select": (B, F, F), "lt": (F, F), "le": (I, I), "gt": (SF, F), "ge": (F, F),
     "eq": (SQ, SQ), "ne": (F, F), "and": (B, B), "or": (B, B), "not": (B,),
+    # codegen/lang/roots.py: a magnitude compared as its square
+    "mag2": (F, F), "mag_root": (SQ,), "mag_lt": (SQ, F), "mag_le": (SQ, F), "mag_gt": (SQ, F),
+    "mag_ge": (SQ, F), "mag_eq": (SQ, F), "mag_ne": (SQ, F),
 }
 
 

@@ -41,6 +41,10 @@ _FIXED = {
     "div": ("div", True), "div_int": ("idiv", False), "sqrt": ("sqrt", True), "hypot": ("hypot", False),
     "sq": ("sq64", False), "sum_to_fixed": ("acc_fx", False), "sum_mean": ("acc_mean", False),
     "sum_wrap32": ("wrap32", False),  # a narrowed sum (codegen/lang/widths.py): the C's 32-bit bits
+    # a magnitude compared without its root (codegen/lang/roots.py)
+    "mag2": ("mag2", False), "mag_root": ("mag_root", False), "mag_lt": ("mag_lt", False),
+    "mag_le": ("mag_le", False), "mag_gt": ("mag_gt", False), "mag_ge": ("mag_ge", False),
+    "mag_eq": ("mag_eq", False), "mag_ne": ("mag_ne", False),
 }
 # ops on int values, wrapping as fixed.h's int ops (fx_ in fixed and float alike)
 _INT = {
@@ -195,6 +199,7 @@ class Emitter:
 _INFIX = {"add": "+", "iadd": "+", "sub": "-", "isub": "-", "mul": "*", "imul": "*", "mul_int": "*",
           "div": "/", "idiv": "/", "div_int": "/", "sum_mean": "/", "sum_idiv": "/"}
 _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7}
+_MAG_CMP = {"mag_lt": "lt", "mag_le": "le", "mag_gt": "gt", "mag_ge": "ge", "mag_eq": "eq", "mag_ne": "ne"}
 _CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq"}
 
 
@@ -230,6 +235,14 @@ def ir_text(e, prec: int = 0) -> str:
         return ir_text(args[0], prec)
     if op in ("int_to_fixed", "fixed_to_int"):
         return f"{'fixed' if op == 'int_to_fixed' else 'int'}({ir_text(args[0])})"
+    if op in _MAG_CMP:  # floor(sqrt(s)) OP m: printed as the compare it stands for
+        p = _PREC["cmp"]
+        s = f"{ir_text(args[0], p + 1)} {_COMPARE[_MAG_CMP[op]]} {ir_text(args[1], p + 1)}"
+        return f"({s})" if prec > p else s
+    if op == "mag2":
+        return f"mag({ir_text(args[0])}, {ir_text(args[1])})^2"
+    if op == "mag_root":
+        return f"sqrt({ir_text(args[0])})"
     if op in _CALLED:
         return f"{op}({', '.join(ir_text(a) for a in args)})"
     if op == "select":

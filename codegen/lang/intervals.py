@@ -271,6 +271,40 @@ def t_sign(fx, a):
     return Iv(-1 if a.lo < 0 else (0 if a.lo == 0 else 1), 1 if a.hi > 0 else (0 if a.hi == 0 else -1))
 
 
+def root_range(s: Iv) -> Iv:
+    """floor(sqrt(s)) over s (not saturated)."""
+    return Iv(isqrt(max(s.lo, 0)), isqrt(max(s.hi, 0)))
+
+
+def t_mag2(fx, x, y):
+    return t_d2(fx, x, y)
+
+
+def t_mag_root(fx, s):
+    # fx_mag_root saturates at INT32_MAX (defined, as clamp): never an overflow
+    r = root_range(s)
+    return Iv(min(r.lo, I32[1]), min(r.hi, I32[1]))
+
+
+MAG_CMP = {"mag_lt": "lt", "mag_le": "le", "mag_gt": "gt", "mag_ge": "ge", "mag_eq": "eq", "mag_ne": "ne"}
+
+
+def _t_mag_cmp(op):
+    def t(fx, s, m):
+        can_t, can_f = compare(op, root_range(s), m)
+        return Iv(0 if can_f else 1, 1 if can_t else 0)
+    return t
+
+
+def root_narrow(op: str, s: Iv, m: Iv) -> tuple[Iv | None, Iv | None]:
+    """(s, m) narrowed to where floor(sqrt(s)) op m holds: the root's interval
+    narrowed as a compare, then back to the squares it comes from."""
+    r, nm = narrow(op, root_range(s), m)
+    if r is None or nm is None:
+        return None, None
+    return s.meet(r.lo * r.lo, (r.hi + 1) * (r.hi + 1) - 1), nm
+
+
 TRANSFER = {
     "add": t_add, "sub": t_sub, "neg": t_neg, "mul": t_mul, "div": t_div,
     "mul_int": t_imul, "div_int": t_idiv, "sqrt": t_sqrt, "hypot": t_hypot, "mag": t_mag, "sq": t_sq,
@@ -280,10 +314,12 @@ TRANSFER = {
     "sum_wrap32": t_same,  # only where widths.py proved the sum within int32
     "abs": t_abs, "min": t_min, "max": t_max, "clamp": t_clamp, "sign": t_sign,
     "d2": t_d2,  # the pair loop's squared distance (not an IR op: dx, dy -> d2)
+    "mag2": t_mag2, "mag_root": t_mag_root,  # codegen/lang/roots.py
+    **{op: _t_mag_cmp(c) for op, c in MAG_CMP.items()},
 }
 
 # ops whose result lies within their operands' values: never reported
-QUIET = frozenset({"min", "max", "clamp", "sign", "select", "sum_wrap32"})
+QUIET = frozenset({"min", "max", "clamp", "sign", "select", "sum_wrap32", *MAG_CMP})
 
 
 # ---------------------------------------------------------------- comparisons

@@ -18,6 +18,8 @@ Rounding, as fixed.h defines it:
   sqrt             floor(sqrt(a * 2^F)), exact; a <= 0 gives 0
   hypot            floor(sqrt(x^2 + y^2)) from the exact 64-bit sum of squares
   mag              hypot, or alpha-max-plus-beta-min (fixed_point.magnitude)
+  mag2, mag_OP     x^2 + y^2 exactly; floor(sqrt(s)) OP m exactly, no root (roots.py)
+  mag_root         floor(sqrt(s)), saturated at INT32_MAX
   fixed_to_int     truncation toward zero (as C's cast of a real number)
 """
 from __future__ import annotations
@@ -68,6 +70,17 @@ _OPS = (
     # a sum narrowed to 32 bits (codegen/lang/widths.py): its low 32 bits, two's complement. C: the
     # fx_acc32 itself (read by fx_acc32_mean when divided); Python: fx_wrap32 of the exact int64 sum
     OpSpec("sum_wrap32", 1, None, "fx_wrap64({0})", "a sum's low 32 bits (a narrowed sum's every read)"),
+    # a magnitude compared without its root (codegen/lang/roots.py): s = mag2(x, y) is the exact
+    # squared magnitude (64-bit, never wraps); mag_OP(s, m) is floor(sqrt(s)) OP m exactly, for every
+    # s and m; mag_root(s) the root, saturated at INT32_MAX (fx_hypot's value wherever it does not wrap)
+    OpSpec("mag2", 2, SQ, "fx_mag2({0}, {1})", "x^2 + y^2, exact 64-bit (an exact magnitude, squared)"),
+    OpSpec("mag_root", 1, F, "fx_mag_root({0})", "floor(sqrt(s)), saturated at INT32_MAX"),
+    OpSpec("mag_lt", 2, B, "fx_mag_lt({0}, {1})", "floor(sqrt(s)) < m, without the root"),
+    OpSpec("mag_le", 2, B, "fx_mag_le({0}, {1})", "floor(sqrt(s)) <= m"),
+    OpSpec("mag_gt", 2, B, "fx_mag_gt({0}, {1})", "floor(sqrt(s)) > m"),
+    OpSpec("mag_ge", 2, B, "fx_mag_ge({0}, {1})", "floor(sqrt(s)) >= m"),
+    OpSpec("mag_eq", 2, B, "fx_mag_eq({0}, {1})", "floor(sqrt(s)) == m"),
+    OpSpec("mag_ne", 2, B, "fx_mag_ne({0}, {1})", "floor(sqrt(s)) != m"),
     # generic over fixed, int (and sums / squares for sign and comparisons)
     OpSpec("abs", 1, None, "fx_abs({0})", "|a|, wraps (abs of the most negative value is itself)"),
     OpSpec("min", 2, None, "({1} < {0} ? {1} : {0})", "the lesser; ties give the first"),

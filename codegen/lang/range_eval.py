@@ -33,7 +33,8 @@ import itertools
 from dataclasses import dataclass, field
 from math import isqrt
 
-from .intervals import I32, LIMITS, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, wrapped
+from .intervals import (I32, LIMITS, MAG_CMP, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, root_narrow,
+                        root_range, wrapped)
 from .ir import Accumulate, Assign, Const, If, Op, Ref, Return
 
 _tokens = itertools.count(1)
@@ -101,6 +102,7 @@ class Site:
     type: str = "fixed"  # the IR type of the result (ints print unscaled)
     overflows: bool = False  # it can leave its type's range
     root: bool = False  # ... from operands that had not wrapped: a cause, not a consequence
+    fed_wrapped: bool = False  # some operand had already wrapped (its value is not the exact one)
     _text: str | None = field(default=None, repr=False)
 
     @property
@@ -159,6 +161,7 @@ class Machine:
                                      lim, iv.lo, iv.hi, text, tname)
         else:
             s.lo, s.hi = min(s.lo, iv.lo), max(s.hi, iv.hi)
+        s.fed_wrapped = s.fed_wrapped or taint
         if iv.within(lim):
             return iv, taint
         s.overflows = True
@@ -193,7 +196,7 @@ class Machine:
             except KeyError:
                 raise KeyError(f"range analysis: {self.ctx.rule}: no value for {e.kind} {e.name}") from None
         op = e.op
-        if op in CMP or op in ("and", "or", "not"):
+        if op in CMP or op in MAG_CMP or op in ("and", "or", "not"):
             t, f = self.cond(e, env)
             return Val(Iv(0 if f is not None else 1, 1 if t is not None else 0))
         if op == "select":
@@ -219,6 +222,10 @@ class Machine:
                 v.mag = (args[0].tok, args[1].tok, op == "mag" and self.fx.amb)
             elif op == "abs":
                 v.absof = args[0].tok
+            elif op == "mag2":  # codegen/lang/roots.py: a bound on it bounds x and y, as d2's
+                v.sq = (args[0].tok, args[1].tok)
+            elif op == "mag_root" and args[0].sq is not None:  # the magnitude of those x, y
+                v.mag = (args[0].sq[0], args[0].sq[1], False)
         return v
 
     def _difference(self, env, args, iv: Iv) -> Iv:
@@ -261,6 +268,13 @@ class Machine:
             t1, f1 = self.cond(e.args[0], env)
             t2, f2 = self.cond(e.args[1], f1) if f1 is not None else (None, None)
             return join_envs(t1, t2), f2
+        if isinstance(e, Op) and e.op in MAG_CMP:  # floor(sqrt(s)) OP m (roots.py)
+            a, b = self.expr(e.args[0], env), self.expr(e.args[1], env)
+            c = MAG_CMP[e.op]
+            can_t, can_f = compare(c, root_range(a.iv), b.iv)
+            t = self._narrow_root(env, c, a, b) if can_t else None
+            f = self._narrow_root(env, NEGATED[c], a, b) if can_f else None
+            return t, f
         if isinstance(e, Op) and e.op in CMP:
             a, b = self.expr(e.args[0], env), self.expr(e.args[1], env)
             can_t, can_f = compare(e.op, a.iv, b.iv)
@@ -315,6 +329,13 @@ class Machine:
                     env = dict(env)
                     env[("diff", p, q)] = Val(Iv(min(top, -(1 << 66)), top))
         return env
+
+    def _narrow_root(self, env, op, s: Val, m: Val):
+        ns, nm = root_narrow(op, s.iv, m.iv)
+        if ns is None or nm is None:
+            return None
+        env = self.refine(env, s, ns)
+        return None if env is None else self.refine(env, m, nm)
 
     def _narrow(self, env, op, a: Val, b: Val):
         na, nb = narrow(op, a.iv, b.iv)

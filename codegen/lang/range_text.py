@@ -20,6 +20,7 @@ _BIN = {"add": ("+", 5), "sub": ("-", 5), "iadd": ("+", 5), "isub": ("-", 5),
         "and": ("and", 2), "or": ("or", 1)}
 _CALL = {"sqrt": "sqrt", "hypot": "hypot", "mag": "mag", "sq": "sq", "abs": "abs", "min": "min", "max": "max",
          "clamp": "clamp", "sign": "sign", "int_to_fixed": "fixed", "fixed_to_int": "int"}
+_MAG_CMP = {"mag_lt": "<", "mag_le": "<=", "mag_gt": ">", "mag_ge": ">=", "mag_eq": "==", "mag_ne": "!="}
 _SILENT = ("sum_to_fixed", "sum_to_int")
 
 
@@ -65,6 +66,14 @@ def _un(e, names, shadow) -> tuple[str, int]:
         left = a if pa >= prec and not (prec == 4 and pa == 4) else f"({a})"
         right = b if pb > prec else f"({b})"
         return f"{left} {sym} {right}", prec
+    if op in _MAG_CMP:  # codegen/lang/roots.py: floor(sqrt(s)) OP m, printed as that compare
+        a, pa = _un(args[0], names, shadow)
+        b, pb = _un(args[1], names, shadow)
+        return f"{a if pa > 4 else f'({a})'} {_MAG_CMP[op]} {b if pb > 4 else f'({b})'}", 4
+    if op == "mag2":
+        return f"mag({', '.join(_un(a, names, shadow)[0] for a in args)})^2", 9
+    if op == "mag_root":
+        return f"sqrt({_un(args[0], names, shadow)[0]})", 9
     name = _CALL.get(op, op)
     return f"{name}({', '.join(_un(a, names, shadow)[0] for a in args)})", 9
 

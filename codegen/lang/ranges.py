@@ -291,12 +291,13 @@ class _Analysis:
         marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32})
         steps = dict.fromkeys(state, 0)
         rounds = v_rounds = 0
-        v_growing = False
+        v_growing = b_growing = False
         while True:
             rounds += 1
             end, pend = self.frame(state)
             (vb, vt), (pvb, pt) = _speed(end, self.vb), _speed(pend, self.pvb)
             v_growing = vb > self.vb or pvb > self.pvb
+            b_growing = vb > self.vb
             if v_growing and rounds < MAX_ROUNDS:
                 self.vb, self.vtaint = max(vb, self.vb), self.vtaint or vt
                 self.pvb, self.ptaint = max(pvb, self.pvb), self.ptaint or pt
@@ -325,8 +326,15 @@ class _Analysis:
         stats = dict(xs=(self.X.lo, self.X.hi), ys=(self.Y.lo, self.Y.hi), v=self.vb, v0=self.v0,
                      pv=self.pvb if self.spec.predators else None, state=dict(state), state_types=stypes,
                      rounds=max(v_rounds, 1),
-                     frames=rounds, converged=not v_growing, widened=widened, one=one, margin=self.margin)
+                     frames=rounds, converged=not v_growing, widened=widened, one=one, margin=self.margin,
+                     boids_converged=not b_growing and (not v_growing or not self._reads_predator_velocity()))
         return Result(list(self.sites.values()), self.notes, stats)
+
+    def _reads_predator_velocity(self) -> bool:
+        """Does a boid rule read a predator's velocity (then the boids' bound
+        rests on the predators')?"""
+        return any(r.ir.neighbours is not None and r.ir.neighbours.of == "predators"
+                   and {"vx", "vy"} & set(r.ir.reads_each.other_fields) for _, r, _ in self.rules)
 
     def _initial_state(self):
         state, types = {}, {}

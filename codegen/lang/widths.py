@@ -93,11 +93,12 @@ def _walk(stmts):
             yield from _walk(st.orelse)
 
 
-def sum_widths(m) -> list[SumWidth]:
-    """Every neighbour sum over boids with its bound and chosen width."""
+def sum_widths(m, res=None) -> list[SumWidth]:
+    """Every neighbour sum over boids with its bound and chosen width (`res`:
+    m's range analysis, if already run)."""
     from .ranges import Assumptions, analyse
 
-    res = analyse(m)
+    res = res if res is not None else analyse(m)
     sites = {s.key: s for s in res.sites}
     # The same analysis with positions assumed twice as far off screen: a sum
     # whose bound moves rests on the position assumption (absolute positions).
@@ -161,11 +162,10 @@ def narrow_ir(ir, names: frozenset):
                    before=_stmts(ir.before, names))
 
 
-def narrowed(m):
-    """m with its rules' IR narrowed where sum_widths proves 32 bits enough:
-    what both emitters print (C: boids_flock.c, Python: boids_kernel.py)."""
+def narrowed(m, res=None):
+    """m with its rules' IR narrowed where sum_widths proves 32 bits enough."""
     by_rule: dict = {}
-    for w in sum_widths(m):
+    for w in sum_widths(m, res):
         if w.bits == 32:
             by_rule.setdefault(w.rule_index, set()).add(w.sum)
     if not by_rule:
@@ -180,12 +180,26 @@ def _px(raw: int, one: int) -> str:
     return f"{raw / one:,.6g}"
 
 
+def lowered(m):
+    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
+    m's exact magnitudes compared as squares (roots.py), then its neighbour
+    sums narrowed where the analysis of those rules proves 32 bits enough."""
+    from .roots import rooted
+
+    m2, res, _ = rooted(m)
+    return narrowed(m2, res)
+
+
 def report(m) -> list[str]:
     """Lines for `boidsgen check`: each neighbour sum's width, and for a
     64-bit one what would unlock 32 bits and what it would save."""
-    ws = sum_widths(m)
+    from .roots import report as roots_report, rooted
+
+    m2, res, found = rooted(m)
+    ws = sum_widths(m2, res)
+    extra = roots_report(found, 1 << m.frac_bits)
     if not ws:
-        return []
+        return extra
     one = 1 << m.frac_bits
     lines = ["neighbour sums (C widths from the range analysis; the simulator keeps them exact and wraps "
              "each read to 32 bits, the same bits):"]
@@ -212,4 +226,4 @@ def report(m) -> list[str]:
                      f"{cap + 1} boids, or a term bounded by {_px(INT32_MAX // max(w.neighbours, 1), one)} "
                      f"(narrow the range of what it sums); would save ~{save_pair} cycles per in-range pair"
                      + (f" and ~{save_boid} per boid (the mean as a 32/32 div)" if save_boid else ""))
-    return lines
+    return extra + lines

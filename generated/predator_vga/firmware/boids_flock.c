@@ -196,16 +196,19 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* speed_limit */
         {
-            const fx speed = BOIDS_MAG(vx, vy);
-            if (speed < P->min_speed) {
-                if (speed == 0) {
+            fx speed = 0;
+            const uint64_t speed_sq = fx_mag2(vx, vy);
+            if (fx_mag_lt(speed_sq, P->min_speed)) {
+                if (fx_mag_eq(speed_sq, 0)) {
                     vx = P->min_speed;
                     vy = 0;
                 } else {
+                    speed = fx_mag_root(speed_sq);
                     vx = fx_mul(fx_div(vx, speed), P->min_speed);
                     vy = fx_mul(fx_div(vy, speed), P->min_speed);
                 }
-            } else if (speed > P->max_speed) {
+            } else if (fx_mag_gt(speed_sq, P->max_speed)) {
+                speed = fx_mag_root(speed_sq);
                 vx = fx_mul(fx_div(vx, speed), P->max_speed);
                 vy = fx_mul(fx_div(vy, speed), P->max_speed);
             }

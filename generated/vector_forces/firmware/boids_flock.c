@@ -166,8 +166,9 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* speed_cap */
         {
-            const fx m = BOIDS_MAG(vx, vy);
-            if (m > P->max_speed) {
+            const uint64_t m_sq = fx_mag2(vx, vy);
+            if (fx_mag_gt(m_sq, P->max_speed)) {
+                const fx m = fx_mag_root(m_sq);
                 vx = fx_mul(fx_div(vx, m), P->max_speed);
                 vy = fx_mul(fx_div(vy, m), P->max_speed);
             }
