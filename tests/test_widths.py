@@ -97,7 +97,10 @@ def test_widths_default_spec():
     32-bit, each read wrapped in both emitters' IR; cohesion's sums of absolute
     positions stay 64-bit (their bound rests on the assumed position margin,
     which extreme parameters break: test_shadow_check); at capacity 500 the
-    velocity sums too, and the report says what would unlock them."""
+    velocity sums stay 32-bit too (the speed limit compares the exact squared
+    speed and rescales by a saturated root, codegen/lang/roots.py, so the
+    analysis keeps the speed bound), and the report says what would unlock
+    the others."""
     from codegen.lang.ir import Op
     from codegen.lang.widths import narrowed, report, sum_widths
     from codegen.pipeline import load
@@ -117,5 +120,10 @@ def test_widths_default_spec():
     big = load(ROOT / "spec" / "boids.yaml", capacity=500)
     wide = {(w.rule, w.sum): w.bits for w in sum_widths(big)}
     assert wide[("cohesion", "sum_x")] == 64 and wide[("separation", "close_dx")] == 32
+    assert wide[("alignment", "sum_vx")] == 64  # the rules as written: mag() may wrap, no speed bound
+    from codegen.lang.roots import rooted
+
+    m2, res, _ = rooted(big)  # as the emitters print them
+    assert {(w.rule, w.sum): w.bits for w in sum_widths(m2, res)}[("alignment", "sum_vx")] == 32
     lines = "\n".join(report(big))
     assert "cohesion.sum_x" in lines and "sums absolute positions" in lines
