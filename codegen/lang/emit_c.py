@@ -43,9 +43,9 @@ class FlockC:
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
     def __init__(self, m) -> None:
-        from .widths import narrowed
+        from .widths import lowered
 
-        m = narrowed(m)  # neighbour sums the range analysis proves 32-bit
+        m = lowered(m)  # offsets.py, then the sums the range analysis proves 32-bit
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")

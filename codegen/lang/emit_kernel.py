@@ -100,9 +100,9 @@ class StepBuilder:
     """Lines of `step_<arith>` for a GenModel."""
 
     def __init__(self, m, arith: str, sites: Sites | None) -> None:
-        from .widths import narrowed
+        from .widths import lowered
 
-        m = narrowed(m)  # the C's 32-bit sums: wrapped where read (codegen/lang/widths.py)
+        m = lowered(m)  # offsets.py, then the C's 32-bit sums: wrapped where read (codegen/lang/widths.py)
         self.m, self.arith, self.sites = m, arith, sites
         self.fb = m.frac_bits
         self.seed, self.groups = boid_groups(m.rules)

@@ -174,6 +174,15 @@ def narrowed(m):
     return replace(m, rules=rules)
 
 
+def lowered(m):
+    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
+    sums of positions taken as offsets (offsets.py), then the neighbour sums
+    narrowed where the analysis of those rules proves 32 bits enough."""
+    from .offsets import offset
+
+    return narrowed(offset(m))
+
+
 # --- the report -------------------------------------------------------------------------------
 
 def _px(raw: int, one: int) -> str:
@@ -183,12 +192,16 @@ def _px(raw: int, one: int) -> str:
 def report(m) -> list[str]:
     """Lines for `boidsgen check`: each neighbour sum's width, and for a
     64-bit one what would unlock 32 bits and what it would save."""
-    ws = sum_widths(m)
+    from .offsets import offset, rewritten
+
+    ws = sum_widths(offset(m))
     if not ws:
         return []
     one = 1 << m.frac_bits
     lines = ["neighbour sums (C widths from the range analysis; the simulator keeps them exact and wraps "
              "each read to 32 bits, the same bits):"]
+    lines += [f"  {r}.{s}: a sum of positions, taken as offsets from the boid (the same mean, exactly: "
+              f"codegen/lang/offsets.py)" for r, s in rewritten(m)]
     for w in ws:
         worst = max(abs(w.lo), abs(w.hi))
         what = f"{w.rule}.{w.sum}: {w.text}: |sum| <= {_px(worst, one)}"
