@@ -237,26 +237,29 @@ class Budget:
     startup_bytes: int = 0  # tft_init, sent once
     clear_bytes: int = 0  # the first black screen, once
     startup_ms: int = 0  # tft_init's waits (reset, SWRESET, SLPOUT)
+    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, row: Row, opt: str) -> float:
         return (row.insns[opt] * self.cpi / self.f_cpu + row.spi_bytes * 8 / self.spi_hz) * 1000
 
-    def fits(self, variant: str, opt: str) -> str:
-        """Largest N that fits the frame period: the measured N, or between
-        two measured N by linear interpolation of the frame time."""
-        period = 1000 / self.fps
-        pts = sorted((r.n, self.frame_ms(r, opt)) for r in self.rows if r.variant == variant)
-        best = None
-        for (n0, t0), (n1, t1) in zip(pts, pts[1:]):
-            if t0 <= period < t1:
-                best = int(n0 + (period - t0) * (n1 - n0) / (t1 - t0))
-        if best is not None:
-            return f"~{best}"
-        if pts and pts[-1][1] <= period:
-            return f">= {pts[-1][0]} (all measured N fit)"
-        if pts and pts[0][1] > period:
-            return f"< {pts[0][0]}"
-        return "?"
+    def points(self, variant: str, opt: str) -> list:
+        """[(N, frame ms)] of a variant, by N."""
+        return sorted((r.n, self.frame_ms(r, opt)) for r in self.rows if r.variant == variant and opt in r.insns)
+
+    def fits(self, variant: str, opt: str, period: float | None = None) -> str:
+        """Largest N that fits the frame period (or `period` ms): the measured
+        N, or between two measured N by linear interpolation of the frame time."""
+        from .budget_cost import largest_n
+        return largest_n(self.points(variant, opt), 1000 / self.fps if period is None else period)
+
+    def cost_table(self, path, variant: str | None = None, opt: str = "-O1"):
+        """Write the cost table of `variant` (default: the first measured)
+        for boids_host --m4k-cost (codegen/budget_cost.py)."""
+        from .budget_cost import write_cost_table
+        variant = variant or self.rows[0].variant
+        how = f"update instructions x CPI {self.cpi} / {self.f_cpu / 1e6:g} MHz ({opt}) + SPI bytes x 8 / SPI clock"
+        return write_cost_table(path, self.spec_name, variant, self.builds[variant], how,
+                                self.points(variant, opt), self.fps)
 
     def table(self) -> str:
         period = 1000 / self.fps
@@ -273,7 +276,8 @@ class Budget:
             spi_ms = r.spi_bytes * 8 / self.spi_hz * 1000
             f1 = self.frame_ms(r, "-O1")
             f2 = self.frame_ms(r, "-O2") if o2 is not None else float("nan")
-            out.append(f"| {r.variant} | {r.n} | {o1:,} | {o2:,} | {cyc:,.0f} | {cyc / self.f_cpu * 1000:.2f} "
+            o2 = f"{o2:,}" if o2 is not None else "-"
+            out.append(f"| {r.variant} | {r.n} | {o1:,} | {o2} | {cyc:,.0f} | {cyc / self.f_cpu * 1000:.2f} "
                        f"| {r.spi_bytes:,} | {spi_ms:.2f} | {f1:.2f} | {f2:.2f} | {'yes' if f1 <= period else 'no'} |")
         out.append("")
         once = self.startup_bytes + self.clear_bytes
@@ -286,10 +290,12 @@ class Budget:
                 out.append(f"watch on (lockstep digest, CRC-32 of the state) at {r.n} boids: {d:,} instructions "
                            f"a frame at -O1, {d * self.cpi / self.f_cpu * 1000:.2f} ms "
                            f"({d / max(r.insns['-O1'], 1) * 100:.1f} % of the update)")
+        from .budget_cost import holds_line
         for v in dict.fromkeys(r.variant for r in self.rows):
             per, fixed = self.ram[v]
             ram_n = int((RAM_MAX - fixed) // per) if per > 0 else 0
             out.append(f"{v}: largest N at {self.fps} fps: {self.fits(v, '-O1')} at -O1, {self.fits(v, '-O2')} at -O2; "
+                       f"{holds_line(lambda p, v=v: self.fits(v, '-O1', p), self.fps, '-O1')}; "
                        f"RAM {per:g} B per boid + {fixed:,} B (image, 1 KB stack) -> at most {ram_n} boids in 32 KB")
         return "\n".join(out)
 
@@ -316,14 +322,17 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
                           f"apt-get install gcc gcc-mipsel-linux-gnu qemu-user)")
     spec = checked_model(spec_path).spec  # the spec as written passes the gate; its what-if sizes need not
     seed = spec.seed if seed is None else seed
+    from .budget_cost import VariantBuild
+
     cap = max(max(boids), 1)
-    rows, ram, once = [], {}, {}
+    rows, ram, once, builds = [], {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="boids-budget-") as tmp:
         tmp = Path(tmp)
         for vname, kw in variants_for(spec, which):
             sp = spec_variant(spec, capacity=max(cap, spec.flock.capacity), **kw)
             vdir = tmp / re.sub(r"\W+", "_", vname)
-            render_variant(sp, spec_path, vdir)
+            m = render_variant(sp, spec_path, vdir)
+            builds[vname] = VariantBuild(m.hash, sp.flock.capacity)
             fw = vdir / "firmware"
             host = build_host_driver(fw, vdir / "budget_host")
             ram[vname] = ram_per_boid(spec_variant(spec, **kw), spec_path, vdir)
@@ -341,4 +350,4 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
                 if progress:
                     progress(row)
     return Budget(spec.name, spec.board.spi_hz, spec.frame_rate, cpi, F_CPU, rows, ram, warmup,
-                  once.get("startup_bytes", 0), once.get("clear_bytes", 0), once.get("startup_ms", 0))
+                  once.get("startup_bytes", 0), once.get("clear_bytes", 0), once.get("startup_ms", 0), builds)

@@ -226,6 +226,7 @@ class Profile:
     seed: int
     model: CycleModel
     frames: list  # [FrameProfile]
+    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, fp: FrameProfile, how: str) -> float:
         spi = fp.spi_bytes * 8 / self.spi_hz
@@ -233,12 +234,25 @@ class Profile:
             return ((fp.total_cycles + fp.draw.cycles) / F_CPU + spi) * 1000
         return (fp.total_insns * self.cpi / F_CPU + spi) * 1000
 
-    def fits(self, variant: str, how: str) -> str:
-        from .budget_report import largest_n
-        pts = sorted((fp.n, self.frame_ms(fp, how)) for fp in self.frames if fp.variant == variant)
+    def points(self, variant: str, how: str) -> list:
+        """[(N, frame ms)] of a variant, by N: 'model', 'cpi' or 'bound'."""
         if how == "bound":
-            pts = sorted((fp.n, fp.bound.frame_ms) for fp in self.frames if fp.variant == variant)
-        return largest_n(pts, 1000 / self.fps)
+            return sorted((fp.n, fp.bound.frame_ms) for fp in self.frames if fp.variant == variant)
+        return sorted((fp.n, self.frame_ms(fp, how)) for fp in self.frames if fp.variant == variant)
+
+    def fits(self, variant: str, how: str, period: float | None = None) -> str:
+        from .budget_cost import largest_n
+        return largest_n(self.points(variant, how), 1000 / self.fps if period is None else period)
+
+    def cost_table(self, path, variant: str | None = None):
+        """Write the cycle model's frame times of `variant` (default: the
+        first profiled) for boids_host --m4k-cost (codegen/budget_cost.py)."""
+        from .budget_cost import write_cost_table
+        variant = variant or self.frames[0].variant
+        how = (f"(update + drawing CPU) cycles of the M4K cycle model / {F_CPU / 1e6:g} MHz (-O1) "
+               f"+ SPI bytes x 8 / SPI clock")
+        return write_cost_table(path, self.spec_name, variant, self.builds[variant], how,
+                                self.points(variant, "model"), self.fps)
 
     def report(self) -> str:
         from .budget_report import report
@@ -255,14 +269,16 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
     model = model or CycleModel()
     spec = checked_model(spec_path).spec
     seed = spec.seed if seed is None else seed
+    from .budget_cost import VariantBuild
+
     cap = max(max(boids), 1)
-    frames = []
+    frames, builds = [], {}
     with tempfile.TemporaryDirectory(prefix="boids-profile-") as tmp:
         tmp = Path(tmp)
         for vname, kw in variants_for(spec, which):
             sp = spec_variant(spec, capacity=max(cap, spec.flock.capacity), **kw)
             vdir = tmp / re.sub(r"\W+", "_", vname)
-            render_variant(sp, spec_path, vdir)
+            builds[vname] = VariantBuild(render_variant(sp, spec_path, vdir).hash, sp.flock.capacity)
             fw = vdir / "firmware"
             host = build_host_driver(fw, vdir / "budget_host")
             for n in boids:
@@ -275,7 +291,7 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
                 frames.append(fp)
                 if progress:
                     progress(fp)
-    return Profile(spec.name, spec.frame_rate, spec.board.spi_hz, cpi, warmup, seed, model, frames)
+    return Profile(spec.name, spec.frame_rate, spec.board.spi_hz, cpi, warmup, seed, model, frames, builds)
 
 
 def profile_cli(a, boids: list[int], err) -> int:
@@ -287,4 +303,6 @@ def profile_cli(a, boids: list[int], err) -> int:
         err(str(e))
         return 1
     print(p.report())
+    if a.cost_table:
+        print(f"cost table (cycle model, {p.frames[0].variant}): {p.cost_table(a.cost_table)}")
     return 0

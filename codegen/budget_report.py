@@ -7,19 +7,7 @@ from __future__ import annotations
 
 from . import profile_lines as PL
 from .budget import F_CPU
-
-
-def largest_n(pts: list, period: float) -> str:
-    """Largest N whose frame time fits the period, interpolating linearly
-    between measured N (as Budget.fits)."""
-    for (n0, t0), (n1, t1) in zip(pts, pts[1:]):
-        if t0 <= period < t1:
-            return f"~{int(n0 + (period - t0) * (n1 - n0) / (t1 - t0))}"
-    if pts and pts[-1][1] <= period:
-        return f">= {pts[-1][0]} (all measured N fit)"
-    if pts and pts[0][1] > period:
-        return f"< {pts[0][0]}"
-    return "?"
+from .budget_cost import holds_line
 
 
 def _order(name: str) -> tuple:
@@ -115,5 +103,6 @@ def report(prof) -> str:
                "/ 40 MHz + its SPI time")
     for v in dict.fromkeys(fp.variant for fp in prof.frames):
         out.append(f"{v}: largest N at {prof.fps} fps: {prof.fits(v, 'model')} (cycle model), "
-                   f"{prof.fits(v, 'cpi')} (CPI {prof.cpi}), {prof.fits(v, 'bound')} (lower bound)")
+                   f"{prof.fits(v, 'cpi')} (CPI {prof.cpi}), {prof.fits(v, 'bound')} (lower bound); "
+                   f"{holds_line(lambda p, v=v: prof.fits(v, 'model', p), prof.fps, 'cycle model')}")
     return "\n".join(out)

@@ -10,6 +10,7 @@
   boidsgen compare [SPEC] [--frames N] [--every K] [--seed S] [--boids N] [--plot FILE.png]
   boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
   boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid] [--profile]
+                  [--cost-table FILE]
   boidsgen watch PORT [--spec SPEC] [--seed S] [--every K] [--frames N] [--adopt]
   boidsgen commands [SPEC]
   boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--resume] [--out DIR]
@@ -281,6 +282,14 @@ def cmd_budget(a) -> int:
     from .budget import BudgetError, run_budget
 
     boids = a.boids or [100, 200, 500, 1000]
+    if a.cost_table:  # refused before measuring anything
+        where = Path(a.cost_table)
+        if len(set(boids)) < 2:
+            _err("--cost-table needs the frame time at two flock sizes or more (--boids N N ...)")
+            return 2
+        if where.is_dir() or not where.parent.is_dir():
+            _err(f"--cost-table {a.cost_table}: " + ("a folder" if where.is_dir() else "no such folder"))
+            return 2
     if a.profile:  # where the frame's instructions and cycles go: codegen/budget_profile.py
         from .budget_profile import profile_cli
         return profile_cli(a, boids, _err)
@@ -291,6 +300,8 @@ def cmd_budget(a) -> int:
         _err(str(e))
         return 1
     print(b.table())
+    if a.cost_table:
+        print(f"cost table (-O1, CPI {b.cpi}, {b.rows[0].variant}): {b.cost_table(a.cost_table)}")
     return 0
 
 

@@ -118,6 +118,8 @@ def build(cli) -> argparse.ArgumentParser:
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
     p.add_argument("--profile", action="store_true", help="split each frame (-O1) into its parts, M4K cycle model, "
                    "pair counts, lower bound (BENCHMARKS.md)")
+    p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
+                   "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.set_defaults(func=cli.cmd_budget)
 
     p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")

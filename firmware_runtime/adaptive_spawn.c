@@ -6,9 +6,9 @@
 void aspawn_init(aspawn_t *a, uint32_t period_us, int32_t min_count, int32_t max_count)
 {
     a->period_us = period_us;
-    a->window = 8;
-    a->budget_pm = 900;
-    a->margin_pm = 60;
+    a->window = ASPAWN_WINDOW;
+    a->budget_pm = ASPAWN_BUDGET_PM;
+    a->margin_pm = ASPAWN_MARGIN_PM;
     a->min_count = min_count;
     a->max_count = max_count;
     aspawn_restart(a);

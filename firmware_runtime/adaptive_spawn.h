@@ -18,13 +18,19 @@
 
 enum { ASPAWN_REMOVE = -1, ASPAWN_HOLD = 0, ASPAWN_ADD = 1 };
 
+/* The defaults. ASPAWN_BUDGET_PM is the one definition of the share of the
+ * frame period the flock may use: `boidsgen budget` reads it from here to
+ * predict the flock the adaptive spawn holds (codegen/budget_cost.py). */
+#define ASPAWN_BUDGET_PM 900 /* per mille; the rest is for the serial and timing threads */
+#define ASPAWN_WINDOW 8      /* frames per decision */
+#define ASPAWN_MARGIN_PM 60  /* how much cheaper frames must get to retry the ceiling */
+
 typedef struct {
     /* settings (aspawn_init fills defaults; change before the first frame) */
     uint32_t period_us;  /* the frame period */
-    uint16_t window;     /* frames per decision (default 8) */
-    uint16_t budget_pm;  /* usable share of the period, per mille (default 900:
-                          * the rest is for serial and timing threads) */
-    uint16_t margin_pm;  /* how much cheaper frames must get to retry the ceiling (default 60) */
+    uint16_t window;     /* frames per decision (ASPAWN_WINDOW) */
+    uint16_t budget_pm;  /* usable share of the period, per mille (ASPAWN_BUDGET_PM) */
+    uint16_t margin_pm;  /* how much cheaper frames must get to retry the ceiling (ASPAWN_MARGIN_PM) */
     int32_t min_count, max_count;
     /* state */
     uint64_t sum_us;     /* frame time summed over the current window */

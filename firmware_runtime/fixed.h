@@ -225,6 +225,31 @@ static inline fx fx_acc32_mean(fx_acc32 sum, int32_t n)
     return sum / n;
 }
 
+/* A mean of positions from the sum d of their offsets from base
+ * (codegen/lang/offsets.py): trunc((d + n * base) / n), wrapped; n == 0
+ * gives 0. It is fx_acc_mean of the positions' own sum, exactly. The 32-bit
+ * form divides 32/32 (one `div`): with f = floor(d / n) the true quotient is
+ * f + base when n divides d, else inside (f + base, f + base + 1), which
+ * truncates toward zero; f + base is formed in 64 bits so that the result
+ * wraps as the 64-bit form's does. */
+static inline fx fx_acc_mean_about(fx_acc d, int32_t n, fx base)
+{
+    return n == 0 ? 0 : fx_wrap64((d + (int64_t)n * base) / n);
+}
+static inline fx fx_acc32_mean_about(fx_acc32 d, int32_t n, fx base)
+{
+    int32_t q, r;
+    int64_t v;
+    if (n == 0) return 0;
+    if (n == -1) return fx_wrap64((int64_t)base - d); /* d / -1 overflows at INT32_MIN */
+    q = d / n;
+    r = d % n;
+    if (r != 0 && ((r < 0) != (n < 0))) q--; /* floor(d / n) */
+    v = (int64_t)q + base;
+    if (r != 0 && v < 0) v++;
+    return fx_wrap64(v);
+}
+
 /* The rule language's remaining named ops (codegen/lang/ops.py), each one
  * function so the C emitter (codegen/lang/emit_c_expr.py) prints one call
  * per op and never evaluates an argument twice. Twins: pysim/fxops.py. */

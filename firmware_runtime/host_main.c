@@ -7,6 +7,11 @@
  *   [--perturb F]   (tests of the lockstep) whenever frame F completes, add
  *                   1 to boid 0's raw x without telling anyone: a deliberate
  *                   divergence `boidsgen watch` must pin to frame F + 1
+ *   [--m4k-cost FILE [--adaptive on|off]]  (headless) the modelled M4K clock:
+ *                   each frame takes the time `boidsgen budget --cost-table
+ *                   FILE` modelled for its flock size, and the adaptive spawn
+ *                   (on unless --adaptive off) decides from it as on the
+ *                   board; at the end one line: frames, boids, last change
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -20,6 +25,7 @@
 #include "boids_flock.h"
 #include "fxdecimal.h"
 #include "host_image.h"
+#include "host_m4k_clock.h"
 #include "platform.h"
 #include "platform_host.h"
 #include "serial_cmd.h"
@@ -32,6 +38,9 @@ static uint32_t perturb_at;
 static int perturb;
 static uint32_t frames_wanted;
 static volatile sig_atomic_t stop_flag;
+/* the flock size frame by frame, for the modelled clock's summary */
+static int32_t last_count = -1;
+static uint32_t last_change, changes;
 
 static void usage(void)
 {
@@ -42,7 +51,9 @@ static void usage(void)
             "       [--png FILE.png]          the same as PNG\n"
             "       [--perturb F]             after frame F, add 1 to boid 0's raw x, unannounced (lockstep tests)\n"
             "       [--gif FILE.gif [--gif-frames N]]  animated GIF of the first N frames (default 90);\n"
-            "                                 without --frames/--seconds/--pty it runs N frames headless\n");
+            "                                 without --frames/--seconds/--pty it runs N frames headless\n"
+            "       [--m4k-cost FILE [--adaptive on|off]]  with --frames: frames take the PIC32 time\n"
+            "                                 `boidsgen budget --cost-table FILE` modelled; adaptive spawn on\n");
 }
 
 /* One row per element of every kind of state the spec has (the generated
@@ -72,6 +83,10 @@ static int gif_failed;
 static void on_frame(uint32_t frame)
 {
     if (perturb && frame == perturb_at && boids_flock.count > 0) boids_flock.b[0].x += 1;
+    if (boids_flock.count != last_count) {
+        if (last_count >= 0) changes++, last_change = frame;
+        last_count = boids_flock.count;
+    }
     if (trace) trace_rows(frame);
     /* every frame the animation finished, at the spec's frame period */
     if (gif.f && gif.frames < gif_frames && image_gif_frame(&gif, host_framebuffer(), (100u + BOIDS_FRAME_RATE / 2u) / BOIDS_FRAME_RATE) != 0)
@@ -142,7 +157,8 @@ int main(int argc, char **argv)
 {
     uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0;
     int headless = 0, use_pty = 0, have_boids = 0, i;
-    const char *trace_path = NULL, *shot = NULL, *png = NULL, *gif_path = NULL;
+    const char *trace_path = NULL, *shot = NULL, *png = NULL, *gif_path = NULL, *cost_path = NULL;
+    int adaptive = 1;
     const char *sets[64];
     int nsets = 0;
 
@@ -161,6 +177,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--set") && v && nsets < 64) sets[nsets++] = v, i++;
         else if (!strcmp(a, "--pty")) use_pty = 1;
         else if (!strcmp(a, "--perturb") && parse_u32(v, &perturb_at)) perturb = 1, i++;
+        else if (!strcmp(a, "--m4k-cost") && v) cost_path = v, i++;
+        else if (!strcmp(a, "--adaptive") && v && (!strcmp(v, "on") || !strcmp(v, "off"))) adaptive = !strcmp(v, "on"), i++;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 0;
@@ -175,6 +193,10 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (cost_path && !headless) {
+        fprintf(stderr, "boids_host: --m4k-cost models the board's clock in virtual time: use it with --frames\n");
+        return 2;
+    }
     if (gif_path && !headless && !use_pty && !seconds) {
         /* a GIF alone: record its frames headless, deterministic */
         headless = 1;
@@ -189,6 +211,13 @@ int main(int argc, char **argv)
     for (i = 0; i < nsets; i++)
         if (!apply_set(sets[i])) return 2;
 
+    if (cost_path) {
+        char err[300];
+        if (host_m4k_cost_load(cost_path, err, sizeof err) != 0) {
+            fprintf(stderr, "boids_host: --m4k-cost %s\n", err);
+            return 2;
+        }
+    }
     if (headless) {
         host_use_virtual_time();
         host_serial_fds(-1, -1);
@@ -200,9 +229,10 @@ int main(int argc, char **argv)
             }
         }
         boids_app_reset(seed, have_boids ? (int32_t)boids : -1);
-        boids_app_adaptive(0); /* virtual time measures nothing */
         /* a trace starts from the whole flock, whatever the spawn rate */
         boids_app_set_count(have_boids ? (int32_t)boids : BOIDS_FLOCK_SIZE);
+        /* virtual time measures nothing; the modelled clock measures the board */
+        boids_app_adaptive(cost_path && adaptive);
         host_on_frame(on_frame);
         if (trace) {
             trace_header(seed);
@@ -214,6 +244,15 @@ int main(int argc, char **argv)
             if (st.frames >= frames_wanted) break;
             boids_app_run();
             host_advance_ms(1);
+        }
+        if (cost_path) {
+            boids_stats_t st;
+            boids_app_stats(&st);
+            fprintf(trace == stdout ? stderr : stdout,
+                    "m4k-cost: frames=%" PRIu32 " boids=%" PRId32 " last_change=%" PRIu32 " changes=%" PRIu32
+                    " frame_us=%" PRIu64 " fps=%" PRIu32 "\n",
+                    st.frames, boids_flock.count, last_change, changes,
+                    (host_m4k_frame_ns(boids_flock.count) + 500u) / 1000u, st.fps);
         }
         if (trace && trace != stdout && fclose(trace) != 0) {
             perror(trace_path);

@@ -27,6 +27,9 @@
 void plat_init(void);
 /* Milliseconds since start; wraps after 49 days (compare with differences). */
 uint32_t plat_millis(void);
+/* Microseconds since start, modulo 2^32 (wraps after 71 minutes: take
+ * differences); what the animation times a frame with. */
+uint32_t plat_micros(void);
 /* Next received serial byte, or -1 when none is waiting (never blocks). */
 int plat_serial_getc(void);
 void plat_serial_write(const char *s, size_t n);
@@ -51,5 +54,11 @@ int plat_draw_text(int x, int y, const char *s, uint16_t fg, uint16_t bg);
 /* Called by the animation thread after every frame (the host writes its
  * trace here; the board does nothing). */
 void plat_frame_done(uint32_t frame);
+/* Called inside the timed part of every frame, after the drawing, with the
+ * flock size. The board does nothing: its frame took the time it took. The
+ * host's modelled M4K clock (boids_host --m4k-cost) advances its virtual
+ * time here by the frame time `boidsgen budget` modelled for that many
+ * boids, so the frame's timing sees what the board's would. */
+void plat_frame_cost(int32_t boids);
 
 #endif

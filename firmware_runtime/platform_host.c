@@ -17,7 +17,7 @@
 #include "tft_ili9340.h"
 
 static int virtual_time;
-static uint32_t virtual_ms;
+static uint64_t virtual_ns;
 static struct timespec t_start;
 static int in_fd = 0, out_fd = 1, in_eof;
 static void (*frame_cb)(uint32_t);
@@ -29,14 +29,25 @@ void plat_init(void)
 }
 
 void host_use_virtual_time(void) { virtual_time = 1; }
-void host_advance_ms(uint32_t ms) { virtual_ms += ms; }
+void host_advance_ms(uint32_t ms) { virtual_ns += (uint64_t)ms * 1000000u; }
 
-uint32_t plat_millis(void)
+static uint64_t now_ns(void)
 {
     struct timespec now;
-    if (virtual_time) return virtual_ms;
+    if (virtual_time) return virtual_ns;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint32_t)((now.tv_sec - t_start.tv_sec) * 1000 + (now.tv_nsec - t_start.tv_nsec) / 1000000);
+    return (uint64_t)(now.tv_sec - t_start.tv_sec) * 1000000000u + (uint64_t)now.tv_nsec - (uint64_t)t_start.tv_nsec;
+}
+uint32_t plat_millis(void) { return (uint32_t)(now_ns() / 1000000u); }
+uint32_t plat_micros(void) { return (uint32_t)(now_ns() / 1000u); }
+
+static uint64_t (*frame_cost)(int32_t boids);
+
+void host_frame_cost(uint64_t (*cost_ns)(int32_t boids)) { frame_cost = cost_ns; }
+
+void plat_frame_cost(int32_t boids)
+{
+    if (virtual_time && frame_cost) virtual_ns += frame_cost(boids);
 }
 
 void host_serial_fds(int in, int out)

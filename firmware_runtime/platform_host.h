@@ -5,10 +5,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Virtual time: plat_millis() returns a counter the caller advances, so a
- * headless run is deterministic and as fast as the CPU allows. */
+/* Virtual time: plat_millis() and plat_micros() read a clock the caller
+ * advances, so a headless run is deterministic and as fast as the CPU allows. */
 void host_use_virtual_time(void);
 void host_advance_ms(uint32_t ms);
+/* In virtual time, every frame also advances the clock by cost_ns(its
+ * flock size), inside the frame's timing (plat_frame_cost): the modelled
+ * M4K clock (host_m4k_clock.h). NULL: frames take no time. */
+void host_frame_cost(uint64_t (*cost_ns)(int32_t boids));
 /* Serial over these descriptors (default: stdin/stdout). */
 void host_serial_fds(int in_fd, int out_fd);
 /* Open a pseudo-terminal for the serial link; returns its path or NULL. */

@@ -41,6 +41,25 @@ PIC32_ISR(_TIMER_2_VECTOR, pic32_timer2_isr)
 
 uint32_t plat_millis(void) { return millis; } /* one 32-bit load: atomic */
 
+/* millis and Timer2's count (PBCLK ticks into the millisecond) read
+ * together: again if the tick's interrupt ran between them; a tick pending
+ * (flag set, interrupt not yet taken) when the count had already wrapped is
+ * one more millisecond. */
+#if BOARD_PBCLK_HZ % 1000000u
+#error "plat_micros wants a whole number of PBCLK ticks per microsecond"
+#endif
+uint32_t plat_micros(void)
+{
+    uint32_t m, t, pending;
+    do {
+        m = millis;
+        t = TMR2;
+        pending = IFS0 & _IFS0_T2IF_MASK;
+    } while (m != millis);
+    if (pending && t < BOARD_PBCLK_HZ / 2000u) m++;
+    return m * 1000u + t / (BOARD_PBCLK_HZ / 1000000u);
+}
+
 static void timer_init(void)
 {
     T2CON = 0; /* off, prescaler 1:1 */
@@ -259,3 +278,4 @@ void plat_init(void)
 }
 
 void plat_frame_done(uint32_t frame) { (void)frame; }
+void plat_frame_cost(int32_t boids) { (void)boids; }

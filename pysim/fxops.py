@@ -42,6 +42,7 @@ Rounding, as fixed.h defines it:
   mul                 64-bit product, arithmetic shift right by fb (floor)
   div                 (a << fb) / b truncated toward zero; b == 0 gives 0
   idiv, acc_mean      a / n truncated toward zero; n == 0 gives 0
+  acc_mean_about      (a + n * base) / n truncated toward zero; n == 0 gives 0
   sqrt                floor(sqrt(a << fb)), exact; a <= 0 gives 0
   hypot               floor(sqrt(x^2 + y^2)) from the exact uint64 sum, wrapped
   amb                 fx_add(fx_mul(alpha, max), fx_mul(beta, min)) of |x|, |y|
@@ -293,6 +294,15 @@ def fx_acc_mean(total, n):
 
 
 @_jit
+def fx_acc_mean_about(total, n, base):
+    """trunc((total + n * base) / n), wrapped; n == 0 gives 0 (fixed.h's
+    fx_acc_mean_about / fx_acc32_mean_about: codegen/lang/offsets.py)."""
+    if n == 0:
+        return 0
+    return fx_wrap32(_tdiv(total + n * base, n))
+
+
+@_jit
 def fx_acc_fx(total):
     return fx_wrap32(total)
 
@@ -446,6 +456,13 @@ def fl_acc_mean(total, n):
     if n == 0:
         return 0.0
     return total / n
+
+
+@_jit
+def fl_acc_mean_about(total, n, base):
+    if n == 0:
+        return 0.0
+    return total / n + base
 
 
 @_jit
@@ -660,6 +677,13 @@ def ck_acc_mean(total, n, st, site):
 
 
 @_jit
+def ck_acc_mean_about(total, n, base, st, site):
+    if n == 0:
+        return 0
+    return _ck(_tdiv(total + n * base, n), st, site)
+
+
+@_jit
 def ck_acc_fx(total, st, site):
     return _ck(total, st, site)
 
@@ -687,7 +711,7 @@ def ck_clamp(v, lo, hi, st, site):
 # ---------------------------------------------------------------------------
 
 NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "asr64", "asr", "shl", "mul", "imul",
-         "div", "idiv", "sqrt", "d2", "sq64", "hypot", "amb", "mag", "acc_add", "acc_sub", "acc_mean",
+         "div", "idiv", "sqrt", "d2", "sq64", "hypot", "amb", "mag", "acc_add", "acc_sub", "acc_mean", "acc_mean_about",
          "acc_fx", "sign", "min", "max", "clamp",
          # a magnitude compared without its root (codegen/lang/roots.py): pysim/fx_mag.py
          "mag2", "mag_root", "mag_lt", "mag_le", "mag_gt", "mag_ge", "mag_eq", "mag_ne")

@@ -444,10 +444,11 @@ def test_default_spec_boids_step_reads_like_the_seed():
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     step = text[text.index("void boids_step"):]
     for needle in ("if (d2 < protected2) {", "} else if (d2 < visual2) {", "n_visual++;",
-                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100);
-                   # cohesion's sums of absolute positions stay 64-bit (their bound rests on the position margin)
+                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100),
+                   # cohesion's positions as offsets from the boid (codegen/lang/offsets.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
-                   "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);", "cohesion_sum_x += o->x;",
+                   "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
+                   "cohesion_sum_x = fx_sub(cohesion_sum_x, dx);", "fx_acc32_mean_about(cohesion_sum_x, n_visual, x)",
                    "fx_acc32_mean(alignment_sum_vx, n_visual)",
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
                    # the speed compared as its square, the root only where read (codegen/lang/roots.py)

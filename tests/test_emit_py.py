@@ -32,7 +32,7 @@ ARGS = {
     "add": (F, F), "sub": (F, F), "neg": (F,), "mul": (F, F), "div": (F, F), "mul_int": (F, I), "div_int": (F, I),
     "sqrt": (F,), "hypot": (F, F), "mag": (F, F), "sq": (F,), "iadd": (I, I), "isub": (I, I), "ineg": (I,),
     "imul": (I, I), "idiv": (I, I), "int_to_fixed": (I,), "fixed_to_int": (F,), "sum_to_fixed": (SF,),
-    "sum_to_int": (SI,), "sum_mean": (SF, I), "sum_idiv": (SI, I), "sum_wrap32": (SF,), "abs": (F,), "min": (F, F), "max": (I, I),
+    "sum_to_int": (SI,), "sum_mean": (SF, I), "sum_mean_about": (SF, I, F), "sum_idiv": (SI, I), "sum_wrap32": (SF,), "abs": (F,), "min": (F, F), "max": (I, I),
     "clamp": (F, F, F), "sign": (SF,), "select": (B, F, F), "lt": (F, F), "le": (I, I), "gt": (SF, F), "ge": (F, F),
     "eq": (SQ, SQ), "ne": (F, F), "and": (B, B), "or": (B, B), "not": (B,),
     # codegen/lang/roots.py: a magnitude compared as its square

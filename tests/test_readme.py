@@ -59,3 +59,28 @@ def test_readme_command_list_is_the_command_table():
                          text=True, timeout=RUN, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert block.group(1) == out.stdout
+
+
+def test_readme_documents_every_option():
+    """Every long option of every `boidsgen` command and of `boids_host`
+    (the strings host_main.c compares its arguments with)."""
+    import argparse
+
+    from codegen import cli
+    from codegen.cli_parser import build
+
+    text = (ROOT / "README.md").read_text()
+
+    def documented(opt: str) -> bool:  # "-o" as an option, not inside another word
+        return re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None
+
+    opts = set()
+    for action in build(cli)._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                opts |= {(name, o) for a in sub._actions for o in a.option_strings
+                         if o.startswith("--") and o != "--help" and not any(documented(s) for s in a.option_strings)}
+    host = (ROOT / "firmware_runtime" / "host_main.c").read_text()
+    opts |= {("boids_host", o) for o in re.findall(r'strcmp\(a, "(--[a-z0-9-]+)"\)', host)
+             if o != "--help" and not documented(o)}
+    assert not opts, sorted(opts)

@@ -58,6 +58,10 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_sq64(np.int64(a)))
     if op == "acc32_mean":  # the kernel: fx_acc_mean(fx_wrap32(exact sum), n)
         return int(F.fx_acc_mean(F.fx_wrap32(np.int64(a)), np.int64(b)))
+    if op == "acc32_mean_about":  # codegen/lang/offsets.py: the kernel wraps its exact sum of offsets
+        return int(F.fx_acc_mean_about(F.fx_wrap32(np.int64(a)), np.int64(b), np.int64(c)))
+    if op == "acc_mean_about":
+        return int(F.fx_acc_mean_about(np.int64(a), np.int64(b), np.int64(c)))
     if op == "acc32_sum":  # the C adds in 32 bits, wrapping; the kernel wraps the exact sum once
         return int(F.fx_wrap32(np.int64(a) + np.int64(b) + np.int64(c)))
     raise KeyError(op)
@@ -110,7 +114,11 @@ def test_widths_default_spec():
     assert {(w.rule, w.sum) for w in ws if w.bits == 32} == {
         ("alignment", "sum_vx"), ("alignment", "sum_vy"), ("separation", "close_dx"), ("separation", "close_dy")}
     assert {(w.rule, w.sum) for w in ws if w.on_positions} == {("cohesion", "sum_x"), ("cohesion", "sum_y")}
-    assert "sums absolute positions" in "\n".join(report(m))
+    # ... and the emitters take them as offsets from the boid (offsets.py): 32 bits
+    from codegen.lang.offsets import offset
+
+    assert "a sum of positions, taken as offsets" in "\n".join(report(m))
+    assert {(w.rule, w.sum) for w in sum_widths(offset(m)) if w.bits == 64} == set()
     n = narrowed(m)
     ali = next(r for r in n.rules if r.name == "alignment").ir
     assert all(s.bits == 32 for s in ali.sums)
@@ -126,4 +134,24 @@ def test_widths_default_spec():
     m2, res, _ = rooted(big)  # as the emitters print them
     assert {(w.rule, w.sum): w.bits for w in sum_widths(m2, res)}[("alignment", "sum_vx")] == 32
     lines = "\n".join(report(big))
-    assert "cohesion.sum_x" in lines and "sums absolute positions" in lines
+    assert "cohesion.sum_x" in lines and "taken as offsets" in lines
+
+
+def test_mean_about(driver):
+    """sum_mean_about (codegen/lang/offsets.py) in 32 and 64 bits against the
+    simulator, and the simulator's against the mean of the positions the
+    offsets came from (sum_mean of their own sum)."""
+    ns = [0, 1, -1, 2, -2, 3, 7, 99, 100, 499, I32_MAX, I32_MIN]
+    bases = [0, 1, -1, 7, -7, 2**20, -(2**20), I32_MAX, I32_MIN]
+    cases = [("acc32_mean_about", d, n, b) for d in EDGES for n in ns for b in bases]
+    cases += [("acc_mean_about", d * k, n, b) for d in EDGES[::2] for k in (1, 99, -499)
+              for n in ns[:10] for b in bases]
+    rnd = random.Random(48)
+    for _ in range(3000):
+        n = rnd.randint(1, 500)
+        base = rnd.randint(-(2**25), 2**25)
+        pos = [base + rnd.randint(-(2**21), 2**21) for _ in range(n)]
+        d = sum(p - base for p in pos)
+        cases.append(("acc32_mean_about", d, n, base))
+        assert py("acc32_mean_about", d, n, base) == int(F.fx_acc_mean(np.int64(sum(pos)), np.int64(n)))
+    check(driver, cases)

@@ -45,7 +45,7 @@ class FlockC:
     def __init__(self, m) -> None:
         from .widths import lowered
 
-        m = lowered(m)  # roots only where read (roots.py), sums the range analysis proves 32-bit (widths.py)
+        m = lowered(m)  # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py)
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")

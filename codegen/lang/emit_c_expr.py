@@ -200,8 +200,8 @@ def expr(e, names: Names) -> tuple[str, int]:
         raise EmitError(f"unknown op {op!r}")
     if op == "sign" and args[0].type in (Type.SUM_FIXED, Type.SUM_INT):
         fn = "fx_acc_sign"
-    if op in ("sum_mean", "sum_idiv") and isinstance(args[0], Op) and args[0].op == "sum_wrap32":
-        fn = "fx_acc32_mean"  # 32/32: the M4K's div
+    if op in ("sum_mean", "sum_idiv", "sum_mean_about") and isinstance(args[0], Op) and args[0].op == "sum_wrap32":
+        fn = "fx_acc32_mean_about" if op == "sum_mean_about" else "fx_acc32_mean"  # 32/32: the M4K's div
     if len(args) != OPS[op].arity:
         raise EmitError(f"op {op} takes {OPS[op].arity} arguments, got {len(args)}")
     return f"{fn}({', '.join(expr(a, names)[0] for a in args)})", ATOM

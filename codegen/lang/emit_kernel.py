@@ -102,7 +102,7 @@ class StepBuilder:
     def __init__(self, m, arith: str, sites: Sites | None) -> None:
         from .widths import lowered
 
-        m = lowered(m)  # as the C: roots.py's magnitudes, widths.py's 32-bit sums (wrapped where read)
+        m = lowered(m)  # as the C: offsets.py, roots.py, 32-bit sums wrapped where read (widths.py)
         self.m, self.arith, self.sites = m, arith, sites
         self.fb = m.frac_bits
         self.seed, self.groups = boid_groups(m.rules)

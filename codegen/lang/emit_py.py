@@ -40,6 +40,7 @@ _FIXED = {
     "add": ("add", False), "sub": ("sub", False), "neg": ("neg", False), "mul": ("mul", True),
     "div": ("div", True), "div_int": ("idiv", False), "sqrt": ("sqrt", True), "hypot": ("hypot", False),
     "sq": ("sq64", False), "sum_to_fixed": ("acc_fx", False), "sum_mean": ("acc_mean", False),
+    "sum_mean_about": ("acc_mean_about", False),  # codegen/lang/offsets.py
     "sum_wrap32": ("wrap32", False),  # a narrowed sum (codegen/lang/widths.py): the C's 32-bit bits
     # a magnitude compared without its root (codegen/lang/roots.py)
     "mag2": ("mag2", False), "mag_root": ("mag_root", False), "mag_lt": ("mag_lt", False),
@@ -197,7 +198,8 @@ class Emitter:
 # --- the IR printed back as the language's surface syntax ---------------------------------------
 
 _INFIX = {"add": "+", "iadd": "+", "sub": "-", "isub": "-", "mul": "*", "imul": "*", "mul_int": "*",
-          "div": "/", "idiv": "/", "div_int": "/", "sum_mean": "/", "sum_idiv": "/"}
+          "div": "/", "idiv": "/", "div_int": "/", "sum_mean": "/", "sum_idiv": "/",
+          "sum_mean_about": "/"}  # offsets.py: as written, `sum_x / count`
 _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7}
 _MAG_CMP = {"mag_lt": "lt", "mag_le": "le", "mag_gt": "gt", "mag_ge": "ge", "mag_eq": "eq", "mag_ne": "ne"}
 _CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq"}

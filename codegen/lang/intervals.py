@@ -14,6 +14,7 @@ Rounding, as fixed.h (and pysim/fxops.py, its numba twin) defines it:
   mul                        floor(a * b / 2^F)
   div                        trunc(a * 2^F / b); b == 0 gives 0
   div_int idiv sum_mean      trunc(a / n); n == 0 gives 0
+  sum_mean_about             trunc((a + n * base) / n); n == 0 gives 0
   sqrt                       floor(sqrt(a * 2^F)); a <= 0 gives 0
   hypot                      floor(sqrt(x^2 + y^2)), from an exact 64-bit sum
   mag                        hypot, or fx_amb: fx_mul(alpha, max) + fx_mul(beta, min) of |x|, |y|
@@ -189,6 +190,14 @@ def t_idiv(fx, a, n):
     return _quotient(a, n)
 
 
+def t_mean_about(fx, q, base, n):
+    """sum_mean_about(d, n, base) = trunc(d / n + base) given q, the range of
+    trunc(d / n): within one of q + base (trunc of a shifted quotient); 0
+    where n may be 0."""
+    iv = t_add(fx, Iv(q.lo - 1, q.hi + 1), base)
+    return iv.hull(Iv(0, 0)) if n.lo <= 0 <= n.hi else iv
+
+
 def t_sqrt(fx, a):
     f = fx.frac_bits
     hi = isqrt(max(a.hi, 0) << f)
@@ -311,6 +320,7 @@ TRANSFER = {
     "iadd": t_add, "isub": t_sub, "ineg": t_neg, "imul": t_imul, "idiv": t_idiv,
     "int_to_fixed": t_int_to_fixed, "fixed_to_int": t_fixed_to_int,
     "sum_to_fixed": t_same, "sum_to_int": t_same, "sum_mean": t_idiv, "sum_idiv": t_idiv,
+    "sum_mean_about": lambda fx, s, n, base: t_mean_about(fx, _quotient(s, n), base, n),
     "sum_wrap32": t_same,  # only where widths.py proved the sum within int32
     "abs": t_abs, "min": t_min, "max": t_max, "clamp": t_clamp, "sign": t_sign,
     "d2": t_d2,  # the pair loop's squared distance (not an IR op: dx, dy -> d2)

@@ -14,6 +14,7 @@ Rounding, as fixed.h defines it:
   div_int          a / n (fixed by an int), truncating; n == 0 gives 0
   idiv             int / int, truncating toward zero (C's /); n == 0 gives 0
   sum_mean         64-bit sum / n truncating, wrapped to 32 bits; n == 0 gives 0
+  sum_mean_about   (sum of offsets + n * base) / n truncating, wrapped (codegen/lang/offsets.py)
   sum_wrap32       a sum's low 32 bits (sum_mean of it: a 32/32 division in C)
   sqrt             floor(sqrt(a * 2^F)), exact; a <= 0 gives 0
   hypot            floor(sqrt(x^2 + y^2)) from the exact 64-bit sum of squares
@@ -66,6 +67,8 @@ _OPS = (
     OpSpec("sum_to_fixed", 1, F, "fx_acc_fx({0})", "a fixed sum wrapped to 32 bits"),
     OpSpec("sum_to_int", 1, I, "fx_wrap64({0})", "an int sum wrapped to 32 bits"),
     OpSpec("sum_mean", 2, F, "fx_acc_mean({0}, {1})", "fixed sum / int count, truncating, wrapped; /0 gives 0"),
+    OpSpec("sum_mean_about", 3, F, "fx_acc_mean_about({0}, {1}, {2})",
+           "trunc((sum + n * base) / n), wrapped; /0 gives 0: a mean of positions from their offsets (offsets.py)"),
     OpSpec("sum_idiv", 2, I, "fx_acc_mean({0}, {1})", "int sum / int, truncating, wrapped; /0 gives 0"),
     # a sum narrowed to 32 bits (codegen/lang/widths.py): its low 32 bits, two's complement. C: the
     # fx_acc32 itself (read by fx_acc32_mean when divided); Python: fx_wrap32 of the exact int64 sum

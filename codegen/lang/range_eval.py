@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from math import isqrt
 
 from .intervals import (I32, LIMITS, MAG_CMP, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, root_narrow,
-                        root_range, wrapped)
+                        root_range, t_mean_about, wrapped)
 from .ir import Accumulate, Assign, Const, If, Op, Ref, Return
 
 _tokens = itertools.count(1)
@@ -214,6 +214,9 @@ class Machine:
             iv = self._own_magnitude(args, iv)
         elif op in ("sum_mean", "sum_idiv"):
             iv = self._mean(args, iv)
+        elif op == "sum_mean_about":  # the offsets' mean (as sum_mean's) about the base
+            iv = t_mean_about(self.fx, self._mean(args[:2], TRANSFER["sum_mean"](self.fx, args[0].iv, args[1].iv)),
+                              args[2].iv, args[1].iv)
         if op not in QUIET:
             iv, taint = self.record(id(e), op, e.type.value, iv, taint, self._text(e), e.pos)
         v = Val(iv, taint=taint)

@@ -16,6 +16,7 @@ from .ir import Const, Op, Ref
 _BIN = {"add": ("+", 5), "sub": ("-", 5), "iadd": ("+", 5), "isub": ("-", 5),
         "mul": ("*", 6), "imul": ("*", 6), "mul_int": ("*", 6),
         "div": ("/", 6), "idiv": ("/", 6), "div_int": ("/", 6), "sum_mean": ("/", 6), "sum_idiv": ("/", 6),
+        "sum_mean_about": ("/", 6),  # offsets.py: printed as written, `sum_x / count`
         "lt": ("<", 4), "le": ("<=", 4), "gt": (">", 4), "ge": (">=", 4), "eq": ("==", 4), "ne": ("!=", 4),
         "and": ("and", 2), "or": ("or", 1)}
 _CALL = {"sqrt": "sqrt", "hypot": "hypot", "mag": "mag", "sq": "sq", "abs": "abs", "min": "min", "max": "max",

@@ -174,28 +174,31 @@ def narrowed(m, res=None):
     return replace(m, rules=rules)
 
 
+def lowered(m):
+    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
+    sums of positions taken as offsets (offsets.py), exact magnitudes compared
+    as squares (roots.py), then the neighbour sums narrowed where the analysis
+    of those rules proves 32 bits enough."""
+    from .offsets import offset
+    from .roots import rooted
+
+    m2, res, _ = rooted(offset(m))
+    return narrowed(m2, res)
+
+
 # --- the report -------------------------------------------------------------------------------
 
 def _px(raw: int, one: int) -> str:
     return f"{raw / one:,.6g}"
 
 
-def lowered(m):
-    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
-    m's exact magnitudes compared as squares (roots.py), then its neighbour
-    sums narrowed where the analysis of those rules proves 32 bits enough."""
-    from .roots import rooted
-
-    m2, res, _ = rooted(m)
-    return narrowed(m2, res)
-
-
 def report(m) -> list[str]:
     """Lines for `boidsgen check`: each neighbour sum's width, and for a
     64-bit one what would unlock 32 bits and what it would save."""
+    from .offsets import offset, rewritten
     from .roots import report as roots_report, rooted
 
-    m2, res, found = rooted(m)
+    m2, res, found = rooted(offset(m))
     ws = sum_widths(m2, res)
     extra = roots_report(found, 1 << m.frac_bits)
     if not ws:
@@ -203,6 +206,8 @@ def report(m) -> list[str]:
     one = 1 << m.frac_bits
     lines = ["neighbour sums (C widths from the range analysis; the simulator keeps them exact and wraps "
              "each read to 32 bits, the same bits):"]
+    lines += [f"  {r}.{s}: a sum of positions, taken as offsets from the boid (the same mean, exactly: "
+              f"codegen/lang/offsets.py)" for r, s in rewritten(m)]
     for w in ws:
         worst = max(abs(w.lo), abs(w.hi))
         what = f"{w.rule}.{w.sum}: {w.text}: |sum| <= {_px(worst, one)}"

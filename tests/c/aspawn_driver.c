@@ -6,7 +6,7 @@
  * frame time = (C_PAIR * N * (N - 1) + C_BOID * N + C_FRAME) cycles / 40 MHz
  *            + (SPI_BOID * N + SPI_FRAME) bytes * 8 / 20 MHz,
  * +-1 % deterministic jitter, measured as the board does: the difference of
- * two 1 ms tick counts, frames starting at the k-th deadline. From frame AT
+ * two plat_micros() readings (1 us), frames starting at the k-th deadline. From frame AT
  * on, C_PAIR becomes C_PAIR2 (the flock got cheaper or dearer). */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,11 +23,11 @@ static uint64_t model_ns(int32_t n)
     return cycles * 25u + bytes * 400u; /* 25 ns per cycle, 400 ns per SPI byte */
 }
 
-/* Largest N within the budget (the same 900 per mille aspawn uses). */
+/* Largest N within the budget (the share aspawn uses: ASPAWN_BUDGET_PM). */
 static int32_t nstar(uint32_t period_us, int32_t max)
 {
     int32_t n = 0;
-    while (n < max && model_ns(n + 1) * 1000u <= (uint64_t)period_us * 1000u * 900u) n++;
+    while (n < max && model_ns(n + 1) * 1000u <= (uint64_t)period_us * 1000u * ASPAWN_BUDGET_PM) n++;
     return n;
 }
 
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     for (k = 0; k < frames; k++) {
         /* frame k starts at its deadline; times in ns */
         uint64_t t0 = (uint64_t)k * 1000000000u / fps, t1, jitter;
-        uint32_t measured_ms;
+        uint32_t measured_us;
         int d;
         if (at && k == at) {
             c_pair = c_pair2;
@@ -71,8 +71,8 @@ int main(int argc, char **argv)
         s ^= s << 5;
         jitter = model_ns(count) / 100u; /* +-1 % */
         t1 = t0 + model_ns(count) - jitter + (s % (2u * jitter + 1u));
-        measured_ms = (uint32_t)(t1 / 1000000u - t0 / 1000000u);
-        d = aspawn_frame(&a, measured_ms * 1000u, count);
+        measured_us = (uint32_t)(t1 / 1000u - t0 / 1000u);
+        d = aspawn_frame(&a, measured_us, count);
         if (d != ASPAWN_HOLD) {
             count += d;
             changes++;
@@ -83,8 +83,8 @@ int main(int argc, char **argv)
      * mille of the period (within ~1 % the measurement cannot tell) */
     {
         int32_t n = star2 >= 0 ? star2 : star;
-        printf("slack_pm=%" PRId64 "\nover_pm=%" PRId64 "\n", (int64_t)900 - (int64_t)(model_ns(n) / period_us),
-               (int64_t)(model_ns(n + 1) / period_us) - 900);
+        printf("slack_pm=%" PRId64 "\nover_pm=%" PRId64 "\n", (int64_t)ASPAWN_BUDGET_PM - (int64_t)(model_ns(n) / period_us),
+               (int64_t)(model_ns(n + 1) / period_us) - ASPAWN_BUDGET_PM);
     }
     printf("nstar=%" PRId32 "\nnstar2=%" PRId32 "\nfinal=%" PRId32 "\nlast_change=%" PRId32 "\nchanges=%" PRIu32 "\n",
            star, star2, count, last_change, changes);

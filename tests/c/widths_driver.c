@@ -2,7 +2,8 @@
  * reads "op a b c" lines, prints the result as a decimal integer. Built
  * natively and for the M4K (mipsel-linux-gnu-gcc -march=m4k -O1, run under
  * qemu-mipsel), so the inline-assembly and 32-bit forms are checked against
- * pysim/fxops.py on the core they are written for. -DFX_FRAC_BITS=F. */
+ * pysim/fxops.py on the core they are written for (acc_mean_about: a is the
+ * whole 64-bit sum). -DFX_FRAC_BITS=F. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ int main(void)
         if (!strcmp(op, "d2")) printf("%" PRIu64 "\n", fx_d2(x, y));
         else if (!strcmp(op, "sq64")) printf("%" PRIu64 "\n", fx_sq64(x));
         else if (!strcmp(op, "acc32_mean")) printf("%" PRId32 "\n", fx_acc32_mean(x, (int32_t)y));
+        else if (!strcmp(op, "acc32_mean_about")) printf("%" PRId32 "\n", fx_acc32_mean_about(x, (int32_t)y, z));
+        else if (!strcmp(op, "acc_mean_about")) printf("%" PRId32 "\n", fx_acc_mean_about((fx_acc)a, (int32_t)y, z));
         else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else return 2;
         (void)z;

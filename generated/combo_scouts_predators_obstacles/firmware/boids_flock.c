@@ -152,7 +152,7 @@ void boids_step(flock_t *f, rng_t *r)
         int32_t j;
         int32_t n_visual = 0;
         fx_acc32 alignment_sum_vx = 0, alignment_sum_vy = 0;
-        fx_acc cohesion_sum_x = 0, cohesion_sum_y = 0;
+        fx_acc32 cohesion_sum_x = 0, cohesion_sum_y = 0;
         fx_acc32 separation_close_dx = 0, separation_close_dy = 0;
 
         for (j = 0; j < n; j++) {
@@ -174,8 +174,8 @@ void boids_step(flock_t *f, rng_t *r)
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
                 alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);
                 /* cohesion */
-                cohesion_sum_x += o->x;
-                cohesion_sum_y += o->y;
+                cohesion_sum_x = fx_sub(cohesion_sum_x, dx);
+                cohesion_sum_y = fx_sub(cohesion_sum_y, dy);
             }
         }
 
@@ -224,8 +224,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_x, n_visual), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_y, n_visual), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc32_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc32_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
         }
 
         /* separation */

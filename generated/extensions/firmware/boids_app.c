@@ -144,23 +144,25 @@ static PT_THREAD(timing_thread(struct pt *pt))
 static PT_THREAD(animation_thread(struct pt *pt))
 {
     static uint32_t start, deadline, k;
-    uint32_t t0;
+    uint32_t t0, frame_us;
     PT_BEGIN(pt);
     start = plat_millis();
     k = 0;
     for (;;) {
         PT_WAIT_UNTIL(pt, !stats.paused);
-        t0 = plat_millis();
+        t0 = plat_micros(); /* in microseconds: 1 ms ticks would hide 3 % of a 33 ms frame */
         /* erase, update, draw: in the spec's shape and colour, predators
          * red, food green; pixel boids by difference (flock_draw.h) */
         flock_draw_before(&fdraw, &boids_flock);
         boids_step(&boids_flock, &rng);
         flock_draw_after(&fdraw, &boids_flock);
+        plat_frame_cost(boids_flock.count); /* the host's modelled M4K clock (platform.h) */
         stats.frames++;
         watch_frame(stats.frames); /* the digest of this frame's update, before any change below */
-        stats.frame_ms = plat_millis() - t0;
+        frame_us = plat_micros() - t0;
+        stats.frame_ms = (frame_us + 500u) / 1000u;
         if (adaptive) {
-            const int d = aspawn_frame(&aspawn, stats.frame_ms * 1000u, boids_flock.count);
+            const int d = aspawn_frame(&aspawn, frame_us, boids_flock.count);
             if (d != ASPAWN_HOLD) {
                 flock_draw_erase(&fdraw, &boids_flock);
                 boids_flock.count = (d < 0) ? boids_flock.count - 1 : boids_flock.count;

@@ -144,8 +144,8 @@ void boids_step(flock_t *f, rng_t *r)
                 alignment_sum_vx += o->vx;
                 alignment_sum_vy += o->vy;
                 /* cohesion */
-                cohesion_sum_x += o->x;
-                cohesion_sum_y += o->y;
+                cohesion_sum_x -= dx;
+                cohesion_sum_y -= dy;
             }
         }
 
@@ -180,8 +180,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_x, n_visual), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohesion_sum_y, n_visual), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
         }
 
         /* separation */

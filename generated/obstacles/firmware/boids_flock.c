@@ -174,8 +174,8 @@ void boids_step(flock_t *f, rng_t *r)
                 alignment_unit_sum_vx += o->vx;
                 alignment_unit_sum_vy += o->vy;
                 /* cohesion_radius */
-                cohesion_radius_sum_x += o->x;
-                cohesion_radius_sum_y += o->y;
+                cohesion_radius_sum_x -= dx;
+                cohesion_radius_sum_y -= dy;
             }
         }
 
@@ -196,8 +196,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_radius */
         if (n_r_neighbor_radius > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean(cohesion_radius_sum_x, n_r_neighbor_radius), x), P->cohesion_weight));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean(cohesion_radius_sum_y, n_r_neighbor_radius), y), P->cohesion_weight));
+            vx = fx_add(vx, fx_mul(fx_sub(fx_acc_mean_about(cohesion_radius_sum_x, n_r_neighbor_radius, x), x), P->cohesion_weight));
+            vy = fx_add(vy, fx_mul(fx_sub(fx_acc_mean_about(cohesion_radius_sum_y, n_r_neighbor_radius, y), y), P->cohesion_weight));
         }
 
         /* obstacle_avoidance */
