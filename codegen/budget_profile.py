@@ -145,8 +145,16 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel):
                   if sym.of(ins.addr) not in DIV_FUNCS | MEM_FUNCS})
     where = addr2line(elf, own)
 
+    # instructions with a boids_flock.c line, by address: an inlined fixed.h
+    # helper whose debug info lost its caller (GCC at -O1 does, for a lone
+    # fx_sub) belongs with the generated line just before it
+    mine = [a for a in own if (where.get(a) or ((), "", 0))[1] == fw_c.name]
+
     def line_part(addr: int) -> str:
         w = where.get(addr)
+        if w is not None and w[1] == "fixed.h" and not w[0]:
+            k = bisect.bisect_left(mine, addr)
+            w = where[mine[k - 1]] if k and sym.of(mine[k - 1]) == sym.of(addr) else w
         if w is None or w[1] != fw_c.name:
             return PL.OTHER
         return labels.get(w[2], PL.OTHER)
