@@ -14,7 +14,7 @@ from tests.deadline import Deadline, reap
 from tests.test_gui import display, make_app, pump  # noqa: F401  (display: the Xvfb fixture)
 from tests.test_serial_pty import Host
 
-SYNC = 15.0  # seconds for connect + `watch on` + reset (well under 1 s on the host)
+SYNC = 30.0  # seconds for connect + `watch on` + reset (well under 1 s on the host)
 SLIDE = 10.0  # seconds of slider moves
 IN_STEP = re.compile(r"^in step: (\d+) frames")
 
