@@ -92,11 +92,12 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    pair = next((i for i in range(body, hend) if re.match(r"\s*for \(j = ", lines[i])), None)
+    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((j = |;; j\+\+)", lines[i])), None)
     pend = _close(lines, pair) if pair is not None else body
     box = next((i for i in range(pair, pend) if ">= box" in lines[i]), pair) if pair is not None else None
     cur = BOID
     after = False
+    grid = any(re.match(r"\s*for \(gr = ", lines[i]) for i in range(body, hend))
     for k in range(head, hend + 1):
         ln = lines[k]
         if pair is not None and pair <= k <= pend:
@@ -113,7 +114,7 @@ def label_lines(text: str) -> dict[int, str]:
             if k == pend:
                 cur, after = BOID, True
             continue
-        if re.search(r"for \(gr = |j_end", ln):
+        if grid and re.search(r"for \(gr = |j_end|j_stop = |^\s*j = ", ln):
             put(k, PAIR_ROW)
             continue
         if after:

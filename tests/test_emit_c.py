@@ -432,7 +432,8 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     assert "fx_acc s = 0" in hostile_c or "fx_acc rules_pred_s" in hostile_c
     # and the boid loop declares each of its names once
     step = hostile_c[hostile_c.index("void boids_step"):]
-    head = step[step.index("boid_t *b = &f->b[i];"):step.index("for (j")]
+    start = step.index("boid_t *b = &f->b[i];")
+    head = step[start:start + re.search(r"for \((gr = |j = )", step[start:]).start()]
     decls = re.findall(r"^        (?:const )?(?:fx|int32_t|uint64_t|fx_acc32|fx_acc) ([^;]+);", head, re.M)
     declared = [d.split("=")[0].strip() for line in decls for d in line.split(",")]
     assert len(declared) == len(set(declared)), declared

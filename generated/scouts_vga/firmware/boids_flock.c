@@ -77,17 +77,24 @@ void boids_step(flock_t *f, rng_t *r)
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
         fx st_bias = b->bias;
-        int32_t j;
+        int32_t j, j_stop;
         int32_t n_visual = 0;
         fx_acc32 alignment_sum_vx = 0, alignment_sum_vy = 0;
         fx_acc32 cohesion_sum_x = 0, cohesion_sum_y = 0;
         fx_acc32 separation_close_dx = 0, separation_close_dy = 0;
 
-        for (j = 0; j < n; j++) {
+        /* the others: [0, i) then (i, n), stopping once at the boid itself */
+        const int32_t j_end = n;
+        j_stop = i;
+        for (j = 0;; j++) {
+            if (j == j_stop) { /* the boid itself: skip it, then run to the end */
+                if (j_stop == j_end) break;
+                j_stop = j_end;
+                if (++j == j_end) break;
+            }
             const boid_t *o = &others[j];
             fx dx, dy;
             uint64_t d2;
-            if (j == i) continue;
             dx = fx_sub(x, o->x);
             dy = fx_sub(y, o->y);
             if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
