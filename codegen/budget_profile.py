@@ -41,6 +41,7 @@ from .pair_counts import PairCounts, pair_counts
 
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
 MEM_FUNCS = {"memcpy", "memset"}
+STEP_COPIES = {"boids_step_guarded", "boids_step_wide"}  # codegen/lang/guards.py
 SQRT_INLINE = {"fx_isqrt64", "fx_sqrt", "fx_hypot", "fx_mag_root"}
 DIV_INLINE = {"fx_div", "fx_idiv", "fx_acc_mean"}
 
@@ -89,10 +90,11 @@ def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[list[str], str, in
     def flush():
         if cur is not None and frames:
             names = [f for f, _ in frames]
-            loc = frames[-1][1]
-            fname, _, ln = loc.rpartition(":")
+            # the outermost frame, or the step's copy that boids_step only dispatches to (guards.py)
+            k = next((j for j, f in enumerate(names) if f in STEP_COPIES), len(names) - 1)
+            fname, _, ln = frames[k][1].rpartition(":")
             m = re.match(r"\d+", ln)
-            out[cur] = (names[:-1], os.path.basename(fname), int(m.group(0)) if m else 0)
+            out[cur] = (names[:k], os.path.basename(fname), int(m.group(0)) if m else 0)
 
     lines = res.splitlines()
     i = 0

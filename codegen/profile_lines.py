@@ -69,7 +69,8 @@ def label_lines(text: str) -> dict[int, str]:
             for k in range(i, _close(lines, i) + 1):
                 put(k, GRID_BUILD)
     try:
-        f0 = next(i for i, ln in enumerate(lines) if ln.startswith("void boids_step("))
+        # the guarded copy when there is one (guards.py): the one the default parameters run
+        f0 = next(i for i, ln in enumerate(lines) if re.match(r"(BOIDS_STEP_COPY |void )boids_step(_guarded)?\(", ln))
     except StopIteration:
         return out
     f1 = _close(lines, f0)

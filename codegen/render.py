@@ -33,12 +33,20 @@ def _env() -> Environment:
 DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmware/
 
 
+def firmware_context(m: GenModel, runtime_rel: str) -> dict:
+    """What the firmware templates render from: the rules' C, printed from
+    their IR, and the guarded copy of the step where there is one."""
+    from .lang.emit_c import flock_c, flock_c_guarded
+
+    guard, flock_g = flock_c_guarded(m)
+    return dict(m=m, flock_c=flock_c(m), guard=guard, flock_g=flock_g, runtime_rel=runtime_rel)
+
+
 def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
     """Relative path -> file text, for every generated file. With outdir, the
     Makefile finds firmware_runtime/ relative to it (so `generate -o` output
     builds where it lands); the default layout gives the same text."""
     env = _env()
-    from .lang.emit_c import flock_c  # the rules' C, printed from their IR
     runtime_rel = DEFAULT_RUNTIME_REL
     if outdir is not None:
         runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
@@ -47,7 +55,7 @@ def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
         runtime_rel = escape.make_path(runtime_rel)
     except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
         runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
-    ctx = dict(m=m, flock_c=flock_c(m), runtime_rel=runtime_rel)
+    ctx = firmware_context(m, runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)

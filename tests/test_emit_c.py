@@ -386,13 +386,12 @@ def _spec(tmp_path: Path, names: dict, order: str, grid: bool) -> Path:
 def _firmware(spec: Path, out: Path) -> tuple:
     """Render the firmware C of the spec (only the C: a spec's own rules have
     no Python templates) and build the host firmware with make's strict flags."""
-    from codegen.lang.emit_c import flock_c
     from codegen.pipeline import load
-    from codegen.render import FIRMWARE_FILES, _env
+    from codegen.render import FIRMWARE_FILES, _env, firmware_context
 
     m = load(spec)
     env = _env()
-    ctx = dict(m=m, flock_c=flock_c(m), runtime_rel=str(RUNTIME))
+    ctx = firmware_context(m, str(RUNTIME))
     fw = out / "firmware"
     fw.mkdir(parents=True, exist_ok=True)
     for f in FIRMWARE_FILES:

@@ -42,10 +42,12 @@ class FlockC:
         """The lines indented by n spaces, joined (for the templates)."""
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
-    def __init__(self, m) -> None:
+    def __init__(self, m, low=None) -> None:
         from .widths import lowered
 
-        m = lowered(m)  # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py)
+        # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py);
+        # `low`: an already lowered m (guards.py's guarded copy)
+        m = low if low is not None else lowered(m)
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
@@ -203,3 +205,11 @@ class FlockC:
 def flock_c(m) -> FlockC:
     """The C of the spec's rules for the firmware templates."""
     return FlockC(m)
+
+
+def flock_c_guarded(m):
+    """(Guard, the guarded copy's FlockC), or (None, None): guards.py."""
+    from .guards import guarded
+
+    g = guarded(m)
+    return (g[0], FlockC(m, g[1])) if g else (None, None)

@@ -93,17 +93,18 @@ def _walk(stmts):
             yield from _walk(st.orelse)
 
 
-def sum_widths(m, res=None) -> list[SumWidth]:
+def sum_widths(m, res=None, ranges=None) -> list[SumWidth]:
     """Every neighbour sum over boids with its bound and chosen width (`res`:
-    m's range analysis, if already run)."""
+    m's range analysis, if already run; `ranges`: parameter -> (lo, hi) raw
+    narrower than the spec's, as analyse() takes them: guards.py)."""
     from .ranges import Assumptions, analyse
 
-    res = res if res is not None else analyse(m)
+    res = res if res is not None else analyse(m, ranges=ranges)
     sites = {s.key: s for s in res.sites}
     # The same analysis with positions assumed twice as far off screen: a sum
     # whose bound moves rests on the position assumption (absolute positions).
     far = Assumptions(position_margin_px=2 * max(m.spec.display.width, m.spec.display.height))
-    far_sites = {s.key: (s.lo, s.hi) for s in analyse(m, assume=far).sites}
+    far_sites = {s.key: (s.lo, s.hi) for s in analyse(m, ranges=ranges, assume=far).sites}
     out = []
     k = max(m.spec.flock.capacity - 1, 0)
     for i, r in enumerate(m.rules):
@@ -162,10 +163,10 @@ def narrow_ir(ir, names: frozenset):
                    before=_stmts(ir.before, names))
 
 
-def narrowed(m, res=None):
+def narrowed(m, res=None, ranges=None):
     """m with its rules' IR narrowed where sum_widths proves 32 bits enough."""
     by_rule: dict = {}
-    for w in sum_widths(m, res):
+    for w in sum_widths(m, res, ranges):
         if w.bits == 32:
             by_rule.setdefault(w.rule_index, set()).add(w.sum)
     if not by_rule:
@@ -231,4 +232,12 @@ def report(m) -> list[str]:
                      f"{cap + 1} boids, or a term bounded by {_px(INT32_MAX // max(w.neighbours, 1), one)} "
                      f"(narrow the range of what it sums); would save ~{save_pair} cycles per in-range pair"
                      + (f" and ~{save_boid} per boid (the mean as a 32/32 div)" if save_boid else ""))
+    from .guards import guarded
+
+    g = guarded(m)
+    if g:
+        p = next(q for q in m.params if q.name == g[0].param)
+        lines.append(f"  guarded  {', '.join(g[0].sums)}: 32-bit while {p.name} <= {_px(g[0].max_raw, one)} "
+                     f"(the range analysis with that maximum); the firmware carries both copies of the step "
+                     f"and runs the 32-bit one in the frames the parameter allows it (codegen/lang/guards.py)")
     return extra + lines
