@@ -95,7 +95,7 @@ def label_lines(text: str) -> dict[int, str]:
         put(k, SETUP)
     pair = next((i for i in range(body, hend) if re.match(r"\s*for \((j = |;; j\+\+)", lines[i])), None)
     pend = _close(lines, pair) if pair is not None else body
-    box = next((i for i in range(pair, pend) if ">= box" in lines[i]), pair) if pair is not None else None
+    box = next((i for i in range(pair, pend) if "fx_outside_box(" in lines[i]), pair) if pair is not None else None
     cur = BOID
     after = False
     grid = any(re.match(r"\s*for \(gr = ", lines[i]) for i in range(body, hend))

@@ -81,6 +81,16 @@ static inline fx fx_abs(fx a)
 #endif
 }
 
+/* The pair loop's box test, |d| >= box, in integers (no wrap at INT32_MIN;
+ * every d is outside when box <= 0), as one add and one unsigned compare:
+ * with bias = box - 1 and lim = 2 box - 1 (0 when box <= 0), d is inside
+ * exactly when d + bias, mod 2^32, is below lim (the 2 box - 1 values from
+ * -(box - 1) to box - 1 map to 0 .. 2 box - 2, and no other int32 does).
+ * bias and lim once a frame; pysim/fxops.py's fx_outside_box is the twin. */
+static inline uint32_t fx_box_bias(fx box) { return (uint32_t)box - 1u; }
+static inline uint32_t fx_box_lim(fx box) { return box > 0 ? 2u * (uint32_t)box - 1u : 0u; }
+static inline int fx_outside_box(fx d, uint32_t bias, uint32_t lim) { return (uint32_t)d + bias >= lim; }
+
 /* Floor division by 2^s of a 64-bit value (an arithmetic shift right). */
 static inline int64_t fx_asr64(int64_t v, int s)
 {

@@ -178,6 +178,13 @@ def fx_abs(a):
 
 
 @_jit
+def fx_outside_box(d, box):
+    # the pair loop's box test, |d| >= box in integers (fixed.h's one add and
+    # unsigned compare): no wrap at INT32_MIN, every d outside when box <= 0
+    return box <= 0 or d <= -box or d >= box
+
+
+@_jit
 def fx_asr64(v, s):
     """floor(v / 2^s) of an int64, 0 <= s <= 63 (numba's >> is arithmetic)."""
     return v >> s
@@ -365,6 +372,11 @@ def fl_neg(a):
 @_jit
 def fl_abs(a):
     return abs(a)
+
+
+@_jit
+def fl_outside_box(d, box):
+    return abs(d) >= box
 
 
 @_jit
@@ -576,6 +588,11 @@ def ck_abs(a, st, site):
 
 
 @_jit
+def ck_outside_box(d, box, st, site):
+    return fx_outside_box(d, box)  # nothing to overflow
+
+
+@_jit
 def ck_asr64(v, s, st, site):
     if _bad_shift(s, 64, st, site):
         return v - v  # 0 (of v's type): the shift itself would be undefined
@@ -710,7 +727,7 @@ def ck_clamp(v, lo, hi, st, site):
 
 # ---------------------------------------------------------------------------
 
-NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "asr64", "asr", "shl", "mul", "imul",
+NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "outside_box", "asr64", "asr", "shl", "mul", "imul",
          "div", "idiv", "sqrt", "d2", "sq64", "hypot", "amb", "mag", "acc_add", "acc_sub", "acc_mean", "acc_mean_about",
          "acc_fx", "sign", "min", "max", "clamp",
          # a magnitude compared without its root (codegen/lang/roots.py): pysim/fx_mag.py

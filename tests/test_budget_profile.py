@@ -109,7 +109,7 @@ def test_generated_lines_go_to_their_parts():
     def part(pattern: str) -> str:
         return lab[next(i + 1 for i, ln in enumerate(lines) if re.search(pattern, ln))]
 
-    assert part(r"fx_abs\(dx\) >= box") == PL.PAIR_CAND
+    assert part(r"fx_outside_box\(dx, box_bias, box_lim\)") == PL.PAIR_CAND
     assert part(r"for \(j = 0") == PL.PAIR_CAND
     assert part(r"d2 = fx_d2") == PL.PAIR_BOX
     assert part(r"separation_close_dx = fx_add\(separation_close_dx, dx\)") == PL.pair_rule("separation")

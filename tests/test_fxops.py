@@ -55,6 +55,7 @@ int main(void)
         else if (!strcmp(op, "sub")) r = fx_sub(x, y);
         else if (!strcmp(op, "neg")) r = fx_neg(x);
         else if (!strcmp(op, "abs")) r = fx_abs(x);
+        else if (!strcmp(op, "outside_box")) r = fx_outside_box(x, fx_box_bias(y), fx_box_lim(y));
         else if (!strcmp(op, "asr64")) r = fx_asr64((int64_t)a, (int)b);
         else if (!strcmp(op, "asr")) r = (fx)fx_asr64(x, (int)b);
         else if (!strcmp(op, "shl")) r = fx_from_u32((uint32_t)x << (int)b);
@@ -91,7 +92,7 @@ OPS = {
     "wrap32": 1, "from_u32": 1, "from_int": 1, "to_int": 1, "add": 2, "sub": 2, "neg": 1, "abs": 1,
     "asr64": 2, "asr": 2, "shl": 2, "mul": 2, "imul": 2, "div": 2, "idiv": 2, "isqrt64": 1, "sqrt": 1,
     "d2": 2, "sq64": 1, "hypot": 2, "amb": 4, "mag": 5, "acc_add": 2, "acc_sub": 2, "acc_mean": 2,
-    "acc_fx": 1, "sign": 1, "min": 2, "max": 2, "clamp": 3,
+    "acc_fx": 1, "sign": 1, "min": 2, "max": 2, "clamp": 3, "outside_box": 2,
 }
 UNSIGNED = {"isqrt64", "d2", "sq64"}
 TAKES_FB = {"from_int", "to_int", "mul", "div", "sqrt", "amb", "mag"}
@@ -309,6 +310,8 @@ def _apply(code, a, b, c, d, e, fb):
         return F.fx_max(a, b)
     if code == 29:
         return F.fx_clamp(a, b, c)
+    if code == 30:
+        return np.int64(F.fx_outside_box(a, b))
     return np.int64(-999)
 
 
@@ -563,6 +566,8 @@ def _ck_apply(code, a, b, c, d, e, fb, st, site):
         return F.ck_max(a, b, st, site)
     if code == 29:
         return F.ck_clamp(a, b, c, st, site)
+    if code == 30:
+        return np.int64(F.ck_outside_box(a, b, st, site))
     return np.int64(-999)
 
 
@@ -685,3 +690,16 @@ def test_namespaces_share_names_and_signatures():
         assert list(inspect.signature(fl.py_func).parameters) == p, name
         assert list(inspect.signature(ck.py_func).parameters) == p + ["st", "site"], name
     assert len(F.SOURCE_HASH) == 16
+
+
+def test_outside_box_is_the_integer_box_test():
+    """|d| >= box in integers: no wrap at INT32_MIN (fx_abs would call it
+    inside), and nothing is inside a box of side <= 0; the C's one add and
+    unsigned compare is held to the same cases by the tables above."""
+    for box in (1, 2, 7, 20 << 15, I32_MAX):
+        assert not F.fx_outside_box(box - 1, box) and not F.fx_outside_box(1 - box, box)
+        assert F.fx_outside_box(box, box) and F.fx_outside_box(-box, box)
+        assert F.fx_outside_box(I32_MIN, box) and F.fx_abs(I32_MIN) < box
+    for box in (0, -1, I32_MIN):
+        assert all(F.fx_outside_box(d, box) for d in (0, 1, -1, I32_MIN, I32_MAX))
+    assert F.fl_outside_box(-2.5, 2.5) and not F.fl_outside_box(2.4, 2.5)

@@ -268,8 +268,8 @@ class StepBuilder:
         p = d + 2
         sub = [self.call(e, "sub", ["bx", "ox[s]"], "x - other.x"), self.call(e, "sub", ["by", "oy[s]"], "y - other.y")]
         self.emit(p, "j = order[s]", "if j == i:", f"{INDENT}continue", f"dx = {sub[0]}", f"dy = {sub[1]}")
-        ax, ay = (self.call(e, "abs", [v], f"abs({v})") for v in ("dx", "dy"))
-        self.emit(p, f"if {ax} >= box or {ay} >= box:", f"{INDENT}continue",
+        ox, oy = (self.call(e, "outside_box", [v, "box"], f"abs({v}) >= box") for v in ("dx", "dy"))
+        self.emit(p, f"if {ox} or {oy}:", f"{INDENT}continue",
                   f"d2 = {self.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
         zero = "0.0" if self.fl else "ZERO64"
         if self.seed:

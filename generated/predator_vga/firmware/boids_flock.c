@@ -112,6 +112,7 @@ void boids_step(flock_t *f, rng_t *r)
     const uint64_t protected2 = fx_sq64(P->protected_range);
     const uint64_t visual2 = fx_sq64(P->visual_range);
     int32_t i;
+    const uint32_t box_bias = fx_box_bias(box), box_lim = fx_box_lim(box); /* the pair loop's box test */
     predators_follow_count(f, r);
     (void)r;
     (void)P;
@@ -139,7 +140,7 @@ void boids_step(flock_t *f, rng_t *r)
             uint64_t d2;
             dx = fx_sub(x, o->x);
             dy = fx_sub(y, o->y);
-            if (fx_abs(dx) >= box || fx_abs(dy) >= box) continue;
+            if (fx_outside_box(dx, box_bias, box_lim) || fx_outside_box(dy, box_bias, box_lim)) continue;
             d2 = fx_d2(dx, dy);
             if (d2 < protected2) {
                 /* separation */
