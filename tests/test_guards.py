@@ -110,3 +110,17 @@ def test_the_copy_changes_with_the_parameter_mid_run(tmp_path):
     print(summary)
     m = re.search(r"(\d+) frames in step", summary)
     assert m and int(m.group(1)) >= 240 and "set 5" in summary, summary
+
+
+def test_check_reports_the_guard(tmp_path):
+    import subprocess
+    import sys
+
+    spec = _spec(tmp_path, 500)
+    res = subprocess.run([sys.executable, "-m", "codegen.cli", "check", str(spec)], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    line = next(ln for ln in res.stdout.splitlines() if ln.strip().startswith("guarded"))
+    assert "cohesion.sum_x, cohesion.sum_y: 32-bit while visual_range <= 131.3" in line, line
+    # and the sums it guards are the ones reported 64-bit over the whole range
+    assert re.search(r"64-bit  cohesion\.sum_x: sum_x -= dx \(x499 boids\)", res.stdout), res.stdout
