@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("alignment", "cohesion", "separation", "edges", "scout_bias", "speed_limit", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "d272b53e941065cf"
+KERNEL_HASH = "f1da6c7d4a8b0d3d"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (
