@@ -36,10 +36,10 @@ DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmw
 def firmware_context(m: GenModel, runtime_rel: str) -> dict:
     """What the firmware templates render from: the rules' C, printed from
     their IR, and the guarded copy of the step where there is one."""
-    from .lang.emit_c import flock_c, flock_c_guarded
+    from .lang.emit_c import flock_c_copies
 
-    guard, flock_g = flock_c_guarded(m)
-    return dict(m=m, flock_c=flock_c(m), guard=guard, flock_g=flock_g, runtime_rel=runtime_rel)
+    fc, guard, flock_g = flock_c_copies(m)
+    return dict(m=m, flock_c=fc, guard=guard, flock_g=flock_g, runtime_rel=runtime_rel)
 
 
 def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:

@@ -207,9 +207,10 @@ def flock_c(m) -> FlockC:
     return FlockC(m)
 
 
-def flock_c_guarded(m):
-    """(Guard, the guarded copy's FlockC), or (None, None): guards.py."""
-    from .guards import guarded
+def flock_c_copies(m):
+    """(the step's FlockC, Guard, the guarded copy's FlockC): the last two
+    None where there is no guard (guards.py); the rules lowered once."""
+    from .guards import lowered_copies
 
-    g = guarded(m)
-    return (g[0], FlockC(m, g[1])) if g else (None, None)
+    wide, guard, low = lowered_copies(m)
+    return FlockC(m, wide), guard, (FlockC(m, low) if guard else None)
