@@ -54,6 +54,7 @@ def run(a, model) -> int:
 
 def _follow(a, client, follow, out) -> int:
     runner = follow.runner
+    runner.until = a.frames  # the mirror stops at N frames, not at the next time this loop looks
     live = out.isatty()
     next_status = 0.0
     last_frame, last_change = -1, time.monotonic()

@@ -55,6 +55,7 @@ class MirrorRunner:
         self._newest = 0
         self._stop = threading.Event()
         self.error: str | None = None
+        self.until = 0  # >0: lines after this many frames in step are read and dropped (watch --frames N)
         self._thread = threading.Thread(target=self._run, name="lockstep mirror", daemon=True)
         self._thread.start()
 
@@ -80,6 +81,8 @@ class MirrorRunner:
             except queue.Empty:
                 continue
             try:
+                if self.until and self.mirror.frames_in_step >= self.until:
+                    continue  # done: the count stays N, whenever the caller looks
                 with self.lock:
                     self.mirror.feed(line)
             except (LockstepError, ValueError, KeyError, IndexError) as e:
