@@ -110,7 +110,8 @@ def test_generated_lines_go_to_their_parts():
         return lab[next(i + 1 for i, ln in enumerate(lines) if re.search(pattern, ln))]
 
     assert part(r"fx_outside_box\(dx, box_bias, box_lim\)") == PL.PAIR_CAND
-    assert part(r"for \(j = 0") == PL.PAIR_CAND
+    assert part(r"for \(;; o\+\+\)") == PL.PAIR_CAND
+    assert part(r"if \(o == o_stop\)") == PL.PAIR_CAND
     assert part(r"d2 = fx_d2") == PL.PAIR_BOX
     assert part(r"separation_close_dx = fx_add\(separation_close_dx, dx\)") == PL.pair_rule("separation")
     assert part(r"cohesion_sum_x = fx_sub\(cohesion_sum_x, dx\)") == PL.pair_rule("cohesion")

@@ -341,7 +341,9 @@ HOSTILE = """
     neighbours: {{of: boids, within: range, pick: nearest}}
     each: |
       {o} = dx
-      s += {o}
+      {o_stop} = dy
+      {seg} = {o} - {o_stop} / 4
+      s += {seg}
     apply: |
       if count > 0:
           vx -= s * g
@@ -357,7 +359,7 @@ HOSTILE = """
           vx += s * g / 8
 """
 HOSTILE_NAMES = dict(o="o", i="i", fx="fx", n="n", b="b", k="k", r2="r2", int32_t="int32_t", f="f",
-                     n_predators="n_predators", k_best="k_best")
+                     n_predators="n_predators", k_best="k_best", o_stop="o_stop", seg="seg")
 PLAIN_NAMES = {k: f"q{j}" for j, k in enumerate(HOSTILE_NAMES)}
 USES = """  - {{rule: {name}_boids, range: visual_range, g: k_small}}
   - {{rule: {name}_before, lim: lim}}
@@ -432,7 +434,7 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     # and the boid loop declares each of its names once
     step = hostile_c[hostile_c.index("void boids_step"):]
     start = step.index("boid_t *b = &f->b[i];")
-    head = step[start:start + re.search(r"for \((gr = |j = )", step[start:]).start()]
+    head = step[start:start + re.search(r"for \((gr = |;; o\+\+)", step[start:]).start()]
     decls = re.findall(r"^        (?:const )?(?:fx|int32_t|uint64_t|fx_acc32|fx_acc) ([^;]+);", head, re.M)
     declared = [d.split("=")[0].strip() for line in decls for d in line.split(",")]
     assert len(declared) == len(set(declared)), declared

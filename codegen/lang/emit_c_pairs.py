@@ -94,10 +94,10 @@ def branch(plan, groups: list) -> list:
             better = f"d2 < {g.near_d2}"
             if plan.grid:  # ties: the lower index (slots are in cell order)
                 better = (f"{better} || (d2 == {g.near_d2} && {g.near} >= 0"
-                          f" && grid_order[j] < grid_order[{g.near}])")
+                          f" && grid_order[o - others] < grid_order[{g.near}])")
             if seed_apart:
                 better = f"d2 != 0 && ({better})"
-            out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = j;", "}"]
+            out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = (int32_t)(o - others);", "}"]
             continue
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:

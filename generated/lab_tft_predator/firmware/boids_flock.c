@@ -120,22 +120,22 @@ void boids_step(flock_t *f, rng_t *r)
         boid_t *b = &f->b[i];
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
-        int32_t j, j_stop;
+        const boid_t *o, *o_stop;
         int32_t n_visual = 0;
         fx_acc alignment_sum_vx = 0, alignment_sum_vy = 0;
         fx_acc cohesion_sum_x = 0, cohesion_sum_y = 0;
         fx_acc separation_close_dx = 0, separation_close_dy = 0;
 
         /* the others: [0, i) then (i, n), stopping once at the boid itself */
-        const int32_t j_end = n;
-        j_stop = i;
-        for (j = 0;; j++) {
-            if (j == j_stop) { /* the boid itself: skip it, then run to the end */
-                if (j_stop == j_end) break;
-                j_stop = j_end;
-                if (++j == j_end) break;
+        const boid_t *const o_end = others + n;
+        o = others;
+        o_stop = others + i;
+        for (;; o++) {
+            if (o == o_stop) { /* the boid itself: skip it, then run to the end */
+                if (o_stop == o_end) break;
+                o_stop = o_end;
+                if (++o == o_end) break;
             }
-            const boid_t *o = &others[j];
             fx dx, dy;
             uint64_t d2;
             dx = fx_sub(x, o->x);
