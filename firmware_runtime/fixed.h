@@ -198,6 +198,19 @@ static inline uint64_t fx_d2(fx dx, fx dy)
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
 #endif
 }
+/* The high word of the 64-bit product of two unsigned words: one `multu`
+ * and one `mfhi` on the M4K (at -O1 GCC builds the 64-bit product in
+ * software, as for fx_d2). */
+static inline uint32_t fx_mulhi_u32(uint32_t a, uint32_t b)
+{
+#ifdef FX_MIPS_MADD
+    uint64_t hilo;
+    __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
+    return (uint32_t)(hilo >> 32);
+#else
+    return (uint32_t)(((uint64_t)a * b) >> 32);
+#endif
+}
 static inline uint64_t fx_sq64(fx r)
 {
 #ifdef FX_MIPS_MADD
