@@ -118,32 +118,66 @@ static inline fx fx_idiv(fx a, int32_t n)
     return fx_wrap64((int64_t)a / (int64_t)n);
 }
 
+/* The number of leading zero bits of v != 0 (`clz` on MIPS32). */
+static inline int fx_clz32(uint32_t v)
+{
+#if defined(__GNUC__)
+    return __builtin_clz(v);
+#else
+    int n = 0;
+    while (!(v & 0x80000000u)) {
+        v <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The MIPS32 HI:LO products (fx_umul64, fx_d2, fx_sq64) where the core has
+ * them; FX_NO_MIPS_ASM turns them off. */
+#if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
+    && defined(__mips_isa_rev) && __mips_isa_rev < 6
+#define FX_MIPS_MADD 1
+#endif
+
+/* The 64-bit product of two words: one `multu` on the M4K (at -O1 GCC
+ * builds it in software, as for fx_d2 below). */
+static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
+{
+#ifdef FX_MIPS_MADD
+    uint64_t hilo;
+    __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
+    return hilo;
+#else
+    return (uint64_t)a * b;
+#endif
+}
+
 /* Exact integer square root of a 64-bit value: the largest r with r*r <= v.
- * Digit by digit from the largest power of 4 not above v, found with clz
- * (one instruction a word on MIPS32) instead of a loop down from 2^62 (a
- * speed in s16.15 is about 2^17, so its square starts 14 steps lower). */
+ * In 32-bit words (the M4K's): v >> 2h, for the least h that fits it in a
+ * word, has the root r >> h (floor(sqrt(floor(v / 4^h))) = floor(sqrt(v) /
+ * 2^h)), taken digit by digit from its highest power of 4; then the h low
+ * bits, each kept where the candidate's exact square is still <= v. A speed
+ * (about 2^17 in s16.15) is one word of digits and a bit or two. */
 static inline uint64_t fx_isqrt64(uint64_t v)
 {
-    uint64_t r = 0, bit;
-    if (v == 0) return 0;
-#if defined(__GNUC__)
-    {
-        const uint32_t hi = (uint32_t)(v >> 32);
-        const int top = hi ? 63 - __builtin_clz(hi) : 31 - __builtin_clz((uint32_t)v); /* v's highest bit */
-        bit = 1ull << (top & ~1);
-    }
-#else
-    bit = 1ull << 62;
-    while (bit > v) bit >>= 2;
-#endif
-    while (bit != 0) {
-        if (v >= r + bit) {
-            v -= r + bit;
+    const uint32_t hi = (uint32_t)(v >> 32);
+    const int h = hi ? (32 - fx_clz32(hi) + 1) >> 1 : 0; /* v >> 2h < 2^32 */
+    uint32_t x = (uint32_t)(v >> (2 * h)), r = 0, bit;
+    int k;
+    if (x == 0) return 0;
+    for (bit = 1u << ((31 - fx_clz32(x)) & ~1); bit != 0; bit >>= 2) {
+        if (x >= r + bit) {
+            x -= r + bit;
             r = (r >> 1) + bit;
         } else {
             r >>= 1;
         }
-        bit >>= 2;
+    }
+    for (k = h - 1; k >= 0; k--) {
+        const uint32_t c = (r << 1) | 1u; /* the next bit set */
+        r <<= 1;
+        if (fx_umul64(c << k, c << k) <= v) r = c;
     }
     return r;
 }
@@ -182,12 +216,7 @@ static inline fx fx_amb(fx x, fx y, fx alpha, fx beta)
  * 2^64, and the exact sum is below 2^64, so HI:LO read as unsigned is the
  * same number as the portable spelling (tests/test_widths.py runs both
  * under qemu-mipsel against pysim/fxops.py's fx_d2). FX_NO_MIPS_ASM turns
- * it off. */
-#if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
-    && defined(__mips_isa_rev) && __mips_isa_rev < 6
-#define FX_MIPS_MADD 1
-#endif
-
+ * it off (FX_MIPS_MADD: above fx_umul64). */
 static inline uint64_t fx_d2(fx dx, fx dy)
 {
 #ifdef FX_MIPS_MADD
@@ -198,19 +227,8 @@ static inline uint64_t fx_d2(fx dx, fx dy)
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
 #endif
 }
-/* The high word of the 64-bit product of two unsigned words: one `multu`
- * and one `mfhi` on the M4K (at -O1 GCC builds the 64-bit product in
- * software, as for fx_d2). */
-static inline uint32_t fx_mulhi_u32(uint32_t a, uint32_t b)
-{
-#ifdef FX_MIPS_MADD
-    uint64_t hilo;
-    __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
-    return (uint32_t)(hilo >> 32);
-#else
-    return (uint32_t)(((uint64_t)a * b) >> 32);
-#endif
-}
+/* The high word of the 64-bit product of two words (`multu`, `mfhi`). */
+static inline uint32_t fx_mulhi_u32(uint32_t a, uint32_t b) { return (uint32_t)(fx_umul64(a, b) >> 32); }
 static inline uint64_t fx_sq64(fx r)
 {
 #ifdef FX_MIPS_MADD

@@ -78,7 +78,7 @@ def py(op: str, a: int, b: int, plain: bool = False) -> int:
     fn = fn.py_func if plain else fn
     if op == "mag2":
         return int(fn(np.int64(a), np.int64(b)))
-    if op == "mag_root":
+    if op in ("mag_root", "isqrt64"):
         return int(fn(np.uint64(a)))
     return int(bool(fn(np.uint64(a), np.int64(b))))
 
@@ -89,6 +89,8 @@ def truth(op: str, a: int, b: int) -> int:
         return a * a + b * b
     if op == "mag_root":
         return min(isqrt(a), I32_MAX)
+    if op == "isqrt64":
+        return isqrt(a)
     return int(CMP[op](isqrt(a), b))
 
 
@@ -121,6 +123,23 @@ def test_mag_ops_random(driver):
         cases.append(("mag_root", rnd.randint(0, 1 << rnd.choice([20, 40, 62, 63, 64])) % (U64_MAX + 1), 0))
         cases.append(("mag2", rnd.randint(I32_MIN, I32_MAX), rnd.randint(I32_MIN, I32_MAX)))
     check(driver, cases)
+
+
+def _isqrt_cases() -> list:
+    """fx_isqrt64 itself (the roots mag_root saturates too): around the square
+    of every root length, where its word-sized first stage hands over to the
+    bit-by-bit second, and on random values of every length."""
+    rnd = random.Random(64)
+    vals = set(S_EDGES)
+    for j in range(33):
+        for k in (2**j - 1, 2**j, 2**j + 1, rnd.randint(2**j, 2 ** (j + 1))):
+            vals |= {v for v in _squares_near(k) if v <= U64_MAX}
+    vals |= {rnd.randint(0, (1 << rnd.randint(1, 64)) - 1) for _ in range(3000)}
+    return [("isqrt64", v, 0) for v in sorted(vals)]
+
+
+def test_isqrt64(driver):
+    check(driver, _isqrt_cases())
 
 
 def test_plain_python_bodies_agree():

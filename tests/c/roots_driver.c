@@ -19,6 +19,7 @@ int main(void)
         const fx x = (fx)strtoll(ta, NULL, 10), m = (fx)strtoll(tb, NULL, 10);
         if (!strcmp(op, "mag2")) printf("%" PRIu64 "\n", fx_mag2(x, m));
         else if (!strcmp(op, "mag_root")) printf("%" PRId32 "\n", fx_mag_root(s));
+        else if (!strcmp(op, "isqrt64")) printf("%" PRIu64 "\n", fx_isqrt64(s));
         else if (!strcmp(op, "mag_lt")) printf("%d\n", fx_mag_lt(s, m));
         else if (!strcmp(op, "mag_le")) printf("%d\n", fx_mag_le(s, m));
         else if (!strcmp(op, "mag_gt")) printf("%d\n", fx_mag_gt(s, m));
