@@ -161,10 +161,14 @@ static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
  * (about 2^17 in s16.15) is one word of digits and a bit or two. */
 static inline uint64_t fx_isqrt64(uint64_t v)
 {
-    const uint32_t hi = (uint32_t)(v >> 32);
+    const uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
     const int h = hi ? (32 - fx_clz32(hi) + 1) >> 1 : 0; /* v >> 2h < 2^32 */
-    uint32_t x = (uint32_t)(v >> (2 * h)), r = 0, bit;
+    uint32_t x, r = 0, bit;
     int k;
+    /* v >> 2h from the words (a 64-bit shift by a variable is a libgcc call) */
+    if (h == 0) x = lo;
+    else if (h == 16) x = hi;
+    else x = (hi << (32 - 2 * h)) | (lo >> (2 * h));
     if (x == 0) return 0;
     for (bit = 1u << ((31 - fx_clz32(x)) & ~1); bit != 0; bit >>= 2) {
         if (x >= r + bit) {
