@@ -93,7 +93,7 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((j = |;; j\+\+|;; o\+\+)", lines[i])), None)
+    pair = next((i for i in range(body, hend) if re.match(r"\s*for \(;; o\+\+\)", lines[i])), None)
     pend = _close(lines, pair) if pair is not None else body
     box = next((i for i in range(pair, pend) if "fx_outside_box(" in lines[i]), pair) if pair is not None else None
     cur = BOID
