@@ -86,13 +86,14 @@ def _run(cmd, **kw) -> subprocess.CompletedProcess:
     return res
 
 
-def build_host_driver(fw: Path, out: Path) -> Path:
-    """The warm-up / SPI-counting driver, natively, over the generated flock."""
+def build_host_driver(fw: Path, out: Path, defines: tuple = ()) -> Path:
+    """The warm-up / SPI-counting driver, natively, over the generated flock
+    (defines: -D flags, e.g. BOIDS_PAIR_STATS for the tests)."""
     src = [BUDGET_DIR / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
            RUNTIME_DIR / "platform_host.c", RUNTIME_DIR / "host_ili9340.c", RUNTIME_DIR / "draw.c",
            RUNTIME_DIR / "font5x7.c",
            RUNTIME_DIR / "tft_ili9340.c", RUNTIME_DIR / "host_image.c"]
-    _run(["gcc", *CFLAGS_STRICT, "-O2", f"-I{fw}", f"-I{RUNTIME_DIR}", *src, "-o", out])
+    _run(["gcc", *CFLAGS_STRICT, "-O2", *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR}", *src, "-o", out])
     return out
 
 

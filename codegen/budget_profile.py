@@ -41,7 +41,8 @@ from .pair_counts import PairCounts, pair_counts
 
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
 MEM_FUNCS = {"memcpy", "memset"}
-STEP_COPIES = {"boids_step_guarded", "boids_step_wide"}  # codegen/lang/guards.py
+# the copies of boids_step (codegen/lang/guards.py, pairs_once.py)
+STEP_COPIES = {"boids_step_guarded", "boids_step_wide", "boids_step_once", "boids_step_all"}
 SQRT_INLINE = {"fx_isqrt64", "fx_sqrt", "fx_hypot", "fx_mag_root"}
 DIV_INLINE = {"fx_div", "fx_idiv", "fx_acc_mean"}
 

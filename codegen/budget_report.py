@@ -26,10 +26,11 @@ def _order(name: str) -> tuple:
 
 def _per(name: str, part, fp) -> str:
     pc = fp.pairs
+    visit = " visit" if pc.once else ""  # each pair once: a visit is two ordered pairs
     if name == PL.PAIR_CAND:
-        return f"{part.cycles / max(pc.candidates, 1):.1f} per candidate pair"
+        return f"{part.cycles / max(pc.candidates // (1 + pc.once), 1):.1f} per candidate pair{visit}"
     if name == PL.PAIR_BOX:
-        return f"{part.cycles / max(pc.in_box, 1):.1f} per in-box pair"
+        return f"{part.cycles / max(pc.in_box // (1 + pc.once), 1):.1f} per in-box pair{visit}"
     if name.startswith("pair loop:") and name != PL.PAIR_ROW:
         return f"{part.cycles / max(pc.in_range, 1):.1f} per in-range pair"
     if name in (PL.SETUP, PL.OTHER, PL.MEM, PL.HARNESS):
@@ -42,7 +43,9 @@ def frame_text(prof, fp) -> str:
     out = [f"### {fp.variant}, {fp.n} boids",
            f"pairs per frame: {pc.candidates:,} candidates ({pc.per_boid(pc.candidates):.1f} per boid), "
            f"{pc.in_box:,} in the box ({pc.per_boid(pc.in_box):.1f}), {pc.in_range:,} in range "
-           f"({pc.per_boid(pc.in_range):.1f}; {pc.protected:,} of them in the protected range)",
+           f"({pc.per_boid(pc.in_range):.1f}; {pc.protected:,} of them in the protected range)"
+           + (f"; each pair once: {pc.candidates // 2:,} candidate and {pc.in_box // 2:,} in-box visits" if pc.once
+              else ""),
            "",
            "| part | instructions | % | cycles (model) | % | cycles per |",
            "| --- | ---: | ---: | ---: | ---: | --- |"]

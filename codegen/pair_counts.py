@@ -34,6 +34,7 @@ class PairCounts:
     in_box: int
     in_range: int
     protected: int
+    once: bool = False  # each pair once (codegen/lang/pairs_once.py): the loop visits half the ordered pairs
 
     def per_boid(self, k: int) -> float:
         return k / max(self.n, 1)
@@ -79,7 +80,22 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
         gy = np.clip(np.minimum(y, h - 1), 0, None) // cell
         near = (np.abs(gx[:, None] - gx[None, :]) <= 1) & (np.abs(gy[:, None] - gy[None, :]) <= 1) & off_diag
         cand = int(near.sum())
+        ring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)
+        once = ring is not None and _window(gx, gy, w, h, cell) <= int(ring.group(1))
     else:
         cand = n * (n - 1)
-    return PairCounts(n, cand, int(inbox.sum()), int(in_range.sum()), int(prot.sum()))
+        ring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)
+        once = ring is not None and n <= int(ring.group(1))
+    return PairCounts(n, cand, int(inbox.sum()), int(in_range.sum()), int(prot.sum()), once)
+
+
+def _window(gx, gy, w: int, h: int, cell: int) -> int:
+    """The most ring entries a frame needs (boids_flock.c.j2's check): from
+    the first slot of a cell to the end of the next row's cell after it."""
+    cols, rows = (w - 1) // cell + 1, (h - 1) // cell + 1
+    counts = np.bincount(gy * cols + gx, minlength=cols * rows)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    e = np.minimum(np.arange(cols * rows) + cols + 1, cols * rows - 1)
+    return int((ends[e] - starts).max()) if len(counts) else 0
 

@@ -69,8 +69,9 @@ def label_lines(text: str) -> dict[int, str]:
             for k in range(i, _close(lines, i) + 1):
                 put(k, GRID_BUILD)
     try:
-        # the guarded copy when there is one (guards.py): the one the default parameters run
-        f0 = next(i for i, ln in enumerate(lines) if re.match(r"(BOIDS_STEP_COPY |void )boids_step(_guarded)?\(", ln))
+        # the fast copy when there are two (guards.py, pairs_once.py): the one the default parameters run
+        f0 = next(i for i, ln in enumerate(lines)
+                  if re.match(r"(BOIDS_STEP_COPY\(\w+\) |void )boids_step(_guarded|_once)?\(", ln))
     except StopIteration:
         return out
     f1 = _close(lines, f0)
@@ -93,7 +94,7 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    pair = next((i for i in range(body, hend) if re.match(r"\s*for \(;; o\+\+\)", lines[i])), None)
+    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((;; |o = [^;]*; [^;]*; )o\+\+\)", lines[i])), None)
     pend = _close(lines, pair) if pair is not None else body
     box = next((i for i in range(pair, pend) if "fx_outside_box(" in lines[i]), pair) if pair is not None else None
     cur = BOID

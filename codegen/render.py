@@ -38,8 +38,8 @@ def firmware_context(m: GenModel, runtime_rel: str) -> dict:
     their IR, and the guarded copy of the step where there is one."""
     from .lang.emit_c import flock_c_copies
 
-    fc, guard, flock_g = flock_c_copies(m)
-    return dict(m=m, flock_c=fc, guard=guard, flock_g=flock_g, runtime_rel=runtime_rel)
+    fc, guard, flock_f = flock_c_copies(m)
+    return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)
 
 
 def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:

@@ -28,6 +28,7 @@ Expressions and statements: codegen/lang/emit_c_expr.py.
 from __future__ import annotations
 
 from . import emit_c_pairs as pairs
+from . import pairs_once
 from .emit_c_expr import EmitError, block, expr
 from .emit_c_names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from .emit_c_pairs import Group
@@ -42,7 +43,7 @@ class FlockC:
         """The lines indented by n spaces, joined (for the templates)."""
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
-    def __init__(self, m, low=None) -> None:
+    def __init__(self, m, low=None, once: bool = False) -> None:
         from .widths import lowered
 
         # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py);
@@ -64,6 +65,15 @@ class FlockC:
         self._zones(rules)
         self._state(rules)
         self._sums(rules)
+        # each pair once (pairs_once.py): asked for, and the rules allow it
+        self.once = once and pairs_once.refusal(self) is None
+        # x y vx vy in the pair loop are still the frame's start (no before writes them):
+        # the mirror reads the boid from them, not from memory
+        self.start_locals = not any(r.ir.before for r in rules)
+        self.ring = pairs_once.ring_size(m.spec.flock.capacity) if self.once else 0
+        if self.once:
+            self.boid_decls = pairs_once.boid_decls(self, "s" if self.grid else "i")
+        self.ring_typedef = pairs_once.typedef(self) if self.once else []
         self.return_lines = (["b->vx = vx;", "b->vy = vy;"]
                              + [f"b->{s.field} = {s.local};" for s in self.state]
                              + ["continue; /* return: no later code runs, the boid does not move */"])
@@ -208,9 +218,11 @@ def flock_c(m) -> FlockC:
 
 
 def flock_c_copies(m):
-    """(the step's FlockC, Guard, the guarded copy's FlockC): the last two
-    None where there is no guard (guards.py); the rules lowered once."""
+    """(the full loop's FlockC, Guard, the fast copy's FlockC): the fast copy
+    sums in 32 bits where the guard allows (None: no guard; guards.py) and
+    visits each pair once where the rules allow (pairs_once.py); the rules
+    lowered once."""
     from .guards import lowered_copies
 
     wide, guard, low = lowered_copies(m)
-    return FlockC(m, wide), guard, (FlockC(m, low) if guard else None)
+    return FlockC(m, wide), guard, FlockC(m, low if guard else wide, once=True)

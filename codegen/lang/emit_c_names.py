@@ -28,7 +28,7 @@ GENERATED = frozenset("""
 f r P n i j k s b o p x y vx vy dx dy d2 dist box seed_box others previous cell cols rows cells
 gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim protected2 visual2 tries lo hi tx ty want range range2 best best_d2
 hx hy hd2 sx sy seen grid_order grid_cell grid_start grid_coord recip spawn_velocity memcpy memset
-k_best d2_best r2 fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
+k_best d2_best r2 a q me mdx mdy mdist pair_acc pair_acc_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
 """.split())
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
@@ -132,8 +132,9 @@ class Rule:
 
 class RuleNames(Names):
     """Names of one rule at one place: `where` is boid (before, apply), pair
-    (each over boids), entity (each over another kind), init (a state's
-    initial value at spawn) or predator (predators_step)."""
+    (each over boids), mirror (each over boids from the other boid's side:
+    codegen/lang/pairs_once.py), entity (each over another kind), init (a
+    state's initial value at spawn) or predator (predators_step)."""
 
     def __init__(self, plan, rule: Rule, block_name: str, where: str) -> None:
         super().__init__(plan.fb)
@@ -153,14 +154,18 @@ class RuleNames(Names):
                 raise EmitError(f"rule {rule.name}: count without neighbours")
             return rule.count, ATOM
         if k == "self":
-            return r.name, ATOM
+            return (f"o->{r.name}" if self.where == "mirror" else r.name), ATOM
         if k == "index":
+            if self.where == "mirror":
+                raise EmitError(f"rule {rule.name}: index from the other boid's side")
             return ("f->count" if self.where == "init" else "i"), ATOM
         if k == "screen":
             return {"width": "BOIDS_WIDTH_FX", "height": "BOIDS_HEIGHT_FX"}[r.name], ATOM
         if k == "pair":
-            return r.name, ATOM
+            return ("m" + r.name if self.where == "mirror" and r.name != "d2" else r.name), ATOM
         if k == "other":
+            if self.where == "mirror":  # the boid being updated, as the frame started
+                return (r.name if self.plan.start_locals else f"me->{r.name}"), ATOM
             return f"o->{r.name}", ATOM
         if k == "world":
             section, fld = r.name.split(".")
@@ -174,7 +179,7 @@ class RuleNames(Names):
 
     def sum(self, name):
         if name in self.rule.sums:
-            return self.rule.sums[name]
+            return ("q->" if self.where == "mirror" else "") + self.rule.sums[name]
         return ph("sum", name)
 
     def ret(self):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import pairs_once
 from .emit_c_expr import block
 from .emit_c_names import KINDS, Rule, RuleNames, finish, ind, offsets, ph, then, wrap
 
@@ -102,6 +103,8 @@ def branch(plan, groups: list) -> list:
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:
             body += each(plan, r)
+        if plan.once:
+            body += pairs_once.mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
     return out
 

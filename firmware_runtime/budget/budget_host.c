@@ -10,7 +10,8 @@
  * pixels on the panel before and after the step: what erasing every old
  * pixel and drawing every new one would send); also what start-up sends
  * once: `startup_bytes=` (tft_init), `clear_bytes=` (the first black screen) and
- * `startup_ms=` (tft_init's waits). */
+ * `startup_ms=` (tft_init's waits). Built with -DBOIDS_PAIR_STATS (tests), also
+ * how many frames visited each pair once and how many ran the full loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 
 static flock_t flock;
 static flock_draw_t fdraw;
+#ifdef BOIDS_PAIR_STATS
+extern uint32_t boids_pair_stats[2]; /* boids_flock.c: frames of each pair once, of the full loop */
+#endif
 
 /* Boids on the panel: the pixels the whole-flock way erases or draws. */
 static long on_panel(const flock_t *f)
@@ -91,6 +95,10 @@ int main(int argc, char **argv)
     printf("spi_bytes=%llu\npixels=%ld\nstartup_bytes=%llu\nclear_bytes=%llu\nstartup_ms=%lu\n",
            (unsigned long long)(host_spi_bytes() - spi0), pixels, (unsigned long long)startup,
            (unsigned long long)clear, (unsigned long)host_tft_waited_ms());
+#ifdef BOIDS_PAIR_STATS
+    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\n", (unsigned long)boids_pair_stats[0],
+           (unsigned long)boids_pair_stats[1]);
+#endif
     if (host_tft_errors()) {
         fprintf(stderr, "budget_host: ILI9340 stream error: %s\n", host_tft_first_error());
         return 1;

@@ -130,6 +130,21 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
+/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+ * from the boids before it wait here for its turn, slot by slot */
+#define BOIDS_PAIR_RING 128
+typedef struct {
+    int32_t n_visual;
+    fx_acc32 alignment_sum_vx;
+    fx_acc32 alignment_sum_vy;
+    fx_acc32 cohesion_sum_x;
+    fx_acc32 cohesion_sum_y;
+    fx_acc32 separation_close_dx;
+    fx_acc32 separation_close_dy;
+    uint32_t pad[1]; /* a power of two bytes */
+} pair_acc_t;
+static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+
 void boids_step(flock_t *f, rng_t *r)
 {
     const boids_params_t *P = &boids_params;
@@ -150,22 +165,25 @@ void boids_step(flock_t *f, rng_t *r)
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
         fx st_bias = b->bias;
-        const boid_t *o, *o_stop;
-        int32_t n_visual = 0;
-        fx_acc32 alignment_sum_vx = 0, alignment_sum_vy = 0;
-        fx_acc32 cohesion_sum_x = 0, cohesion_sum_y = 0;
-        fx_acc32 separation_close_dx = 0, separation_close_dy = 0;
+        const boid_t *o;
+        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
+        int32_t n_visual = a->n_visual;
+        fx_acc32 alignment_sum_vx = a->alignment_sum_vx;
+        fx_acc32 alignment_sum_vy = a->alignment_sum_vy;
+        fx_acc32 cohesion_sum_x = a->cohesion_sum_x;
+        fx_acc32 cohesion_sum_y = a->cohesion_sum_y;
+        fx_acc32 separation_close_dx = a->separation_close_dx;
+        fx_acc32 separation_close_dy = a->separation_close_dy;
+        a->n_visual = 0;
+        a->alignment_sum_vx = 0;
+        a->alignment_sum_vy = 0;
+        a->cohesion_sum_x = 0;
+        a->cohesion_sum_y = 0;
+        a->separation_close_dx = 0;
+        a->separation_close_dy = 0;
 
-        /* the others: [0, i) then (i, n), stopping once at the boid itself */
-        const boid_t *const o_end = others + n;
-        o = others;
-        o_stop = others + i;
-        for (;; o++) {
-            if (o == o_stop) { /* the boid itself: skip it, then run to the end */
-                if (o_stop == o_end) break;
-                o_stop = o_end;
-                if (++o == o_end) break;
-            }
+        /* the boids after this one (each pair once) */
+        for (o = others + i + 1; o != others + n; o++) {
             fx dx, dy;
             uint64_t d2;
             dx = fx_sub(x, o->x);
@@ -176,6 +194,14 @@ void boids_step(flock_t *f, rng_t *r)
                 /* separation */
                 separation_close_dx = fx_add(separation_close_dx, dx);
                 separation_close_dy = fx_add(separation_close_dy, dy);
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    /* separation */
+                    q->separation_close_dx = fx_add(q->separation_close_dx, mdx);
+                    q->separation_close_dy = fx_add(q->separation_close_dy, mdy);
+                }
             } else if (d2 < visual2) {
                 n_visual++;
                 /* alignment */
@@ -184,6 +210,18 @@ void boids_step(flock_t *f, rng_t *r)
                 /* cohesion */
                 cohesion_sum_x = fx_sub(cohesion_sum_x, dx);
                 cohesion_sum_y = fx_sub(cohesion_sum_y, dy);
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    q->n_visual++;
+                    /* alignment */
+                    q->alignment_sum_vx = fx_add(q->alignment_sum_vx, vx);
+                    q->alignment_sum_vy = fx_add(q->alignment_sum_vy, vy);
+                    /* cohesion */
+                    q->cohesion_sum_x = fx_sub(q->cohesion_sum_x, mdx);
+                    q->cohesion_sum_y = fx_sub(q->cohesion_sum_y, mdy);
+                }
             }
         }
 

@@ -125,6 +125,21 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
+/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+ * from the boids before it wait here for its turn, slot by slot */
+#define BOIDS_PAIR_RING 128
+typedef struct {
+    fx_acc separation_inverse_push_x;
+    fx_acc separation_inverse_push_y;
+    fx_acc alignment_unit_sum_vx;
+    fx_acc alignment_unit_sum_vy;
+    fx_acc cohesion_radius_sum_x;
+    fx_acc cohesion_radius_sum_y;
+    int32_t n_r_neighbor_radius;
+    uint32_t pad[3]; /* a power of two bytes */
+} pair_acc_t;
+static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+
 void boids_step(flock_t *f, rng_t *r)
 {
     const boids_params_t *P = &boids_params;
@@ -145,22 +160,25 @@ void boids_step(flock_t *f, rng_t *r)
         boid_t *b = &f->b[i];
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
-        const boid_t *o, *o_stop;
-        int32_t n_r_neighbor_radius = 0;
-        fx_acc separation_inverse_push_x = 0, separation_inverse_push_y = 0;
-        fx_acc alignment_unit_sum_vx = 0, alignment_unit_sum_vy = 0;
-        fx_acc cohesion_radius_sum_x = 0, cohesion_radius_sum_y = 0;
+        const boid_t *o;
+        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
+        fx_acc separation_inverse_push_x = a->separation_inverse_push_x;
+        fx_acc separation_inverse_push_y = a->separation_inverse_push_y;
+        fx_acc alignment_unit_sum_vx = a->alignment_unit_sum_vx;
+        fx_acc alignment_unit_sum_vy = a->alignment_unit_sum_vy;
+        fx_acc cohesion_radius_sum_x = a->cohesion_radius_sum_x;
+        fx_acc cohesion_radius_sum_y = a->cohesion_radius_sum_y;
+        int32_t n_r_neighbor_radius = a->n_r_neighbor_radius;
+        a->separation_inverse_push_x = 0;
+        a->separation_inverse_push_y = 0;
+        a->alignment_unit_sum_vx = 0;
+        a->alignment_unit_sum_vy = 0;
+        a->cohesion_radius_sum_x = 0;
+        a->cohesion_radius_sum_y = 0;
+        a->n_r_neighbor_radius = 0;
 
-        /* the others: [0, i) then (i, n), stopping once at the boid itself */
-        const boid_t *const o_end = others + n;
-        o = others;
-        o_stop = others + i;
-        for (;; o++) {
-            if (o == o_stop) { /* the boid itself: skip it, then run to the end */
-                if (o_stop == o_end) break;
-                o_stop = o_end;
-                if (++o == o_end) break;
-            }
+        /* the boids after this one (each pair once) */
+        for (o = others + i + 1; o != others + n; o++) {
             fx dx, dy;
             uint64_t d2;
             dx = fx_sub(x, o->x);
@@ -175,6 +193,18 @@ void boids_step(flock_t *f, rng_t *r)
                     separation_inverse_push_x += fx_mul(fx_div(dx, dist), s);
                     separation_inverse_push_y += fx_mul(fx_div(dy, dist), s);
                 }
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    const fx mdist = fx_hypot(mdx, mdy);
+                    /* separation_inverse */
+                    {
+                        const fx s = fx_div(FX_ONE, fx_add(FX_ONE, mdist));
+                        q->separation_inverse_push_x += fx_mul(fx_div(mdx, mdist), s);
+                        q->separation_inverse_push_y += fx_mul(fx_div(mdy, mdist), s);
+                    }
+                }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
                 n_r_neighbor_radius++;
@@ -184,6 +214,18 @@ void boids_step(flock_t *f, rng_t *r)
                 /* cohesion_radius */
                 cohesion_radius_sum_x -= dx;
                 cohesion_radius_sum_y -= dy;
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    q->n_r_neighbor_radius++;
+                    /* alignment_unit */
+                    q->alignment_unit_sum_vx += vx;
+                    q->alignment_unit_sum_vy += vy;
+                    /* cohesion_radius */
+                    q->cohesion_radius_sum_x -= mdx;
+                    q->cohesion_radius_sum_y -= mdy;
+                }
             }
         }
 

@@ -65,6 +65,21 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
+/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+ * from the boids before it wait here for its turn, slot by slot */
+#define BOIDS_PAIR_RING 128
+typedef struct {
+    int32_t n_r_separation_radius;
+    int32_t n_r_neighbor_radius;
+    fx_acc32 separation_force_push_x;
+    fx_acc32 separation_force_push_y;
+    fx_acc32 alignment_force_sum_vx;
+    fx_acc32 alignment_force_sum_vy;
+    fx_acc32 cohesion_force_to_x;
+    fx_acc32 cohesion_force_to_y;
+} pair_acc_t;
+static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+
 void boids_step(flock_t *f, rng_t *r)
 {
     const boids_params_t *P = &boids_params;
@@ -84,23 +99,27 @@ void boids_step(flock_t *f, rng_t *r)
         boid_t *b = &f->b[i];
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
-        const boid_t *o, *o_stop;
-        int32_t n_r_separation_radius = 0;
-        int32_t n_r_neighbor_radius = 0;
-        fx_acc32 separation_force_push_x = 0, separation_force_push_y = 0;
-        fx_acc32 alignment_force_sum_vx = 0, alignment_force_sum_vy = 0;
-        fx_acc32 cohesion_force_to_x = 0, cohesion_force_to_y = 0;
+        const boid_t *o;
+        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
+        int32_t n_r_separation_radius = a->n_r_separation_radius;
+        int32_t n_r_neighbor_radius = a->n_r_neighbor_radius;
+        fx_acc32 separation_force_push_x = a->separation_force_push_x;
+        fx_acc32 separation_force_push_y = a->separation_force_push_y;
+        fx_acc32 alignment_force_sum_vx = a->alignment_force_sum_vx;
+        fx_acc32 alignment_force_sum_vy = a->alignment_force_sum_vy;
+        fx_acc32 cohesion_force_to_x = a->cohesion_force_to_x;
+        fx_acc32 cohesion_force_to_y = a->cohesion_force_to_y;
+        a->n_r_separation_radius = 0;
+        a->n_r_neighbor_radius = 0;
+        a->separation_force_push_x = 0;
+        a->separation_force_push_y = 0;
+        a->alignment_force_sum_vx = 0;
+        a->alignment_force_sum_vy = 0;
+        a->cohesion_force_to_x = 0;
+        a->cohesion_force_to_y = 0;
 
-        /* the others: [0, i) then (i, n), stopping once at the boid itself */
-        const boid_t *const o_end = others + n;
-        o = others;
-        o_stop = others + i;
-        for (;; o++) {
-            if (o == o_stop) { /* the boid itself: skip it, then run to the end */
-                if (o_stop == o_end) break;
-                o_stop = o_end;
-                if (++o == o_end) break;
-            }
+        /* the boids after this one (each pair once) */
+        for (o = others + i + 1; o != others + n; o++) {
             fx dx, dy;
             uint64_t d2;
             dx = fx_sub(x, o->x);
@@ -116,6 +135,19 @@ void boids_step(flock_t *f, rng_t *r)
                     separation_force_push_x = fx_add(separation_force_push_x, fx_div(fx_div(dx, dist), d));
                     separation_force_push_y = fx_add(separation_force_push_y, fx_div(fx_div(dy, dist), d));
                 }
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    const fx mdist = fx_hypot(mdx, mdy);
+                    q->n_r_separation_radius++;
+                    /* separation_force */
+                    {
+                        const fx d = mdist < FX_ONE ? FX_ONE : mdist;
+                        q->separation_force_push_x = fx_add(q->separation_force_push_x, fx_div(fx_div(mdx, mdist), d));
+                        q->separation_force_push_y = fx_add(q->separation_force_push_y, fx_div(fx_div(mdy, mdist), d));
+                    }
+                }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
                 n_r_neighbor_radius++;
@@ -125,6 +157,18 @@ void boids_step(flock_t *f, rng_t *r)
                 /* cohesion_force */
                 cohesion_force_to_x = fx_sub(cohesion_force_to_x, dx);
                 cohesion_force_to_y = fx_sub(cohesion_force_to_y, dy);
+                {
+                    /* the other's sums (each pair once) */
+                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    q->n_r_neighbor_radius++;
+                    /* alignment_force */
+                    q->alignment_force_sum_vx = fx_add(q->alignment_force_sum_vx, vx);
+                    q->alignment_force_sum_vy = fx_add(q->alignment_force_sum_vy, vy);
+                    /* cohesion_force */
+                    q->cohesion_force_to_x = fx_sub(q->cohesion_force_to_x, mdx);
+                    q->cohesion_force_to_y = fx_sub(q->cohesion_force_to_y, mdy);
+                }
             }
         }
 
