@@ -194,13 +194,15 @@ def run_frame_under_qemu(elf: Path, workdir: Path) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- RAM
 
-def ram_per_boid(spec, spec_path: str, workdir: Path) -> tuple[float, int]:
-    """(bytes per boid, bytes independent of N) of the whole board image
-    (make m4k-check: firmware + PIC32 layer + 1 KB stack), from two
-    capacities."""
+def ram_per_boid(spec, spec_path: str, workdir: Path) -> tuple[float, int, int]:
+    """(bytes per boid, bytes independent of N, bytes of one entry of the
+    pair ring: 0 without one) of the whole board image (make m4k-check:
+    firmware + PIC32 layer + 1 KB stack), from two capacities; the ring
+    (codegen/lang/pairs_once.py) grows with the capacity only up to its
+    cap, so it is taken out of both."""
     from .build import make
 
-    sizes = []
+    sizes, entry = [], 0
     for cap in (64, 128):
         sp = spec_variant(spec, capacity=cap, size=min(spec.flock.size, cap))
         out = workdir / f"ram{cap}"
@@ -209,9 +211,28 @@ def ram_per_boid(spec, spec_path: str, workdir: Path) -> tuple[float, int]:
         mt = re.search(r"RAM (\d+) / \d+ bytes", res.stdout)
         if not mt:
             raise BudgetError(f"m4k-check printed no RAM size:\n{res.stdout}")
-        sizes.append(int(mt.group(1)))
+        code = (out / "firmware" / "boids_flock.c").read_text()
+        ring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)
+        if ring:
+            entry = int(re.search(r"entry: (\d+) B", code).group(1))
+        sizes.append(int(mt.group(1)) - (int(ring.group(1)) * entry if ring else 0))
     per = (sizes[1] - sizes[0]) / 64
-    return per, int(round(sizes[0] - per * 64))
+    return per, int(round(sizes[0] - per * 64)), entry
+
+
+def ram_line(per: float, fixed: int, entry: int) -> str:
+    """RAM per boid and the largest flock the 32 KB hold (the ring's growth included)."""
+    from .lang.pairs_once import ring_size
+
+    def ram(n: int) -> float:
+        return fixed + per * n + (ring_size(n, entry) * entry if entry else 0)
+
+    n = 0
+    while per > 0 and ram(n + 1) <= RAM_MAX and n < 100000:
+        n += 1
+    ring = (f" + the pair ring ({entry} B an entry, a power of two entries up to the capacity's, "
+            f"{ring_size(n, entry) * entry:,} B at {n})" if entry else "")
+    return f"RAM {per:g} B per boid + {fixed:,} B (image, 1 KB stack){ring} -> at most {n} boids in 32 KB"
 
 
 # ---------------------------------------------------------------- the table
@@ -293,11 +314,10 @@ class Budget:
                            f"({d / max(r.insns['-O1'], 1) * 100:.1f} % of the update)")
         from .budget_cost import holds_line
         for v in dict.fromkeys(r.variant for r in self.rows):
-            per, fixed = self.ram[v]
-            ram_n = int((RAM_MAX - fixed) // per) if per > 0 else 0
+            per, fixed, entry = self.ram[v]
             out.append(f"{v}: largest N at {self.fps} fps: {self.fits(v, '-O1')} at -O1, {self.fits(v, '-O2')} at -O2; "
                        f"{holds_line(lambda p, v=v: self.fits(v, '-O1', p), self.fps, '-O1')}; "
-                       f"RAM {per:g} B per boid + {fixed:,} B (image, 1 KB stack) -> at most {ram_n} boids in 32 KB")
+                       f"{ram_line(per, fixed, entry)}")
         return "\n".join(out)
 
 

@@ -59,6 +59,8 @@ def test_which_rules_visit_each_pair_once(tmp_path):
 
 def test_the_ring_is_a_power_of_two_and_an_entry_a_shift():
     assert [pairs_once.ring_size(c) for c in (1, 100, 120, 128, 129, 500, 4000)] == [1, 128, 128, 128, 256, 256, 256]
+    # a fatter entry (64-bit sums) gets fewer: the ring's RAM is capped, not its count
+    assert pairs_once.ring_size(500, 64) == 128 and pairs_once.ring_size(500, 64) * 64 <= pairs_once.RING_BYTES
     m = checked_model(Path(DEFAULT_SPEC))
     fc = FlockC(m, lowered(m))
     size = sum(8 if t == "fx_acc" else 4 for t, _ in pairs_once.fields(fc)) + 4 * pairs_once.entry_pad(fc)

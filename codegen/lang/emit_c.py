@@ -70,7 +70,7 @@ class FlockC:
         # x y vx vy in the pair loop are still the frame's start (no before writes them):
         # the mirror reads the boid from them, not from memory
         self.start_locals = not any(r.ir.before for r in rules)
-        self.ring = pairs_once.ring_size(m.spec.flock.capacity) if self.once else 0
+        self.ring = pairs_once.ring_size(m.spec.flock.capacity, pairs_once.entry_bytes(self)) if self.once else 0
         if self.once:
             self.boid_decls = pairs_once.boid_decls(self, "s" if self.grid else "i")
         self.ring_typedef = pairs_once.typedef(self) if self.once else []

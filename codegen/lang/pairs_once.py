@@ -32,14 +32,14 @@ from .emit_c_expr import block
 from .emit_c_names import finish, ind, wrap
 from .ir import If, Return
 
-RING_MAX = 256  # accumulator sets: 8 KB for the default rules' 28 B (+ 4 B pad)
+RING_BYTES = 8192  # the ring's most RAM: 256 entries of the default rules' 32 B
 
 
-def ring_size(capacity: int) -> int:
+def ring_size(capacity: int, entry: int = 32) -> int:
     """Accumulator sets in the ring: a power of two (the index is a mask),
-    the capacity's if that is at most RING_MAX."""
+    the capacity's if RING_BYTES allows, else as many as fit in it."""
     r = 1
-    while r < min(capacity, RING_MAX):
+    while r < capacity and 2 * r * entry <= RING_BYTES:
         r *= 2
     return r
 
@@ -81,6 +81,10 @@ def fields(plan) -> list:
         for s in r.ir.sums:
             (narrow if s.bits == 32 else wide).append(("fx_acc32" if s.bits == 32 else "fx_acc", r.sums[s.name]))
     return wide + narrow
+
+
+def entry_bytes(plan) -> int:
+    return sum(8 if t == "fx_acc" else 4 for t, _ in fields(plan)) + 4 * entry_pad(plan)
 
 
 def entry_pad(plan) -> int:
@@ -136,5 +140,5 @@ def typedef(plan) -> list:
     """The ring's entry type and the ring (boids_flock.c)."""
     fs = fields(plan)
     pad = [f"    uint32_t pad[{entry_pad(plan)}]; /* a power of two bytes */"] if entry_pad(plan) else []
-    return (["typedef struct {"] + [f"    {t} {n};" for t, n in fs] + pad + ["} pair_acc_t;",
-            "static pair_acc_t pair_acc[BOIDS_PAIR_RING];"])
+    return ([f"typedef struct {{ /* entry: {entry_bytes(plan)} B */"] + [f"    {t} {n};" for t, n in fs] + pad
+            + ["} pair_acc_t;", "static pair_acc_t pair_acc[BOIDS_PAIR_RING];"])

@@ -133,7 +133,7 @@ static boid_t previous[BOIDS_CAPACITY];
 /* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
-typedef struct {
+typedef struct { /* entry: 32 B */
     int32_t n_visual;
     fx_acc32 alignment_sum_vx;
     fx_acc32 alignment_sum_vy;

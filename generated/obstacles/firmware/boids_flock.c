@@ -128,7 +128,7 @@ static boid_t previous[BOIDS_CAPACITY];
 /* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
-typedef struct {
+typedef struct { /* entry: 64 B */
     fx_acc separation_inverse_push_x;
     fx_acc separation_inverse_push_y;
     fx_acc alignment_unit_sum_vx;
