@@ -71,6 +71,8 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
     d2 = dx * dx + dy * dy
     in_range = inbox & (d2 < ranges[-1] ** 2) if ranges else inbox
     prot = inbox & (d2 < ranges[0] ** 2) if ranges else np.zeros_like(inbox)
+    mring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)  # each pair once (pairs_once.py)
+    ring = int(mring.group(1)) if mring else None
     mcell = re.search(r"#define BOIDS_GRID_MIN_CELL_FX \(\(fx\)(\d+)\)", flock_h)
     if mcell and "grid_coord" in code:
         w = int(re.search(r"#define BOIDS_WIDTH_FX \(\(fx\)(\d+)\)", flock_h).group(1))
@@ -80,12 +82,10 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
         gy = np.clip(np.minimum(y, h - 1), 0, None) // cell
         near = (np.abs(gx[:, None] - gx[None, :]) <= 1) & (np.abs(gy[:, None] - gy[None, :]) <= 1) & off_diag
         cand = int(near.sum())
-        ring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)
-        once = ring is not None and _window(gx, gy, w, h, cell) <= int(ring.group(1))
+        once = ring is not None and _window(gx, gy, w, h, cell) <= ring
     else:
         cand = n * (n - 1)
-        ring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)
-        once = ring is not None and n <= int(ring.group(1))
+        once = ring is not None and n <= ring
     return PairCounts(n, cand, int(inbox.sum()), int(in_range.sum()), int(prot.sum()), once)
 
 

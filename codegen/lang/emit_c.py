@@ -71,6 +71,8 @@ class FlockC:
         # the mirror reads the boid from them, not from memory
         self.start_locals = not any(r.ir.before for r in rules)
         self.ring = pairs_once.ring_size(m.spec.flock.capacity, pairs_once.entry_bytes(self)) if self.once else 0
+        # a ring short of the capacity: the copy may refuse a frame, and the full loop runs it
+        self.refuses = self.once and self.ring < m.spec.flock.capacity
         if self.once:
             self.boid_decls = pairs_once.boid_decls(self, "s" if self.grid else "i")
         self.ring_typedef = pairs_once.typedef(self) if self.once else []

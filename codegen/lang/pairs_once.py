@@ -83,15 +83,19 @@ def fields(plan) -> list:
     return wide + narrow
 
 
+def _field_bytes(plan) -> int:
+    return sum(8 if t == "fx_acc" else 4 for t, _ in fields(plan))
+
+
 def entry_bytes(plan) -> int:
-    return sum(8 if t == "fx_acc" else 4 for t, _ in fields(plan)) + 4 * entry_pad(plan)
+    return _field_bytes(plan) + 4 * entry_pad(plan)
 
 
 def entry_pad(plan) -> int:
     """32-bit words that round the entry up to a power of two bytes, so a
     slot's entry is a shift of its offset, not a multiply (M4K: 2 fewer
     instructions each pair in range)."""
-    size = sum(8 if t == "fx_acc" else 4 for t, _ in fields(plan))
+    size = _field_bytes(plan)
     p2 = 4
     while p2 < size:
         p2 *= 2
