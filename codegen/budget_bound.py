@@ -31,7 +31,9 @@ Per drawn pixel (erase + draw; 8 SPI bytes, the fewest the ILI9340 takes
 for a lone pixel whose row's page window (PASET) is already set: CASET + 4,
 RAMWR, 2): a store per byte, two commands' D/C switches and idle waits (a
 status load and a branch each), about 10 to place it -> 30 instructions,
-and the 8 bytes on the wire.
+and the 8 bytes on the wire. The pixels' instructions can run while
+earlier bytes shift (codegen/spi_timeline.py), so the drawing takes the
+longer of the two, not their sum.
 """
 from __future__ import annotations
 
@@ -57,21 +59,26 @@ class Bound:
     insns: float
     cycles: float
     spi_ms: float
+    pixel_cycles: float = 0.0  # of cycles: the pixels' share
 
     @property
     def frame_ms(self) -> float:
-        return self.cycles / SYSCLK_HZ * 1000 + self.spi_ms
+        ms = 1000 / SYSCLK_HZ
+        return (self.cycles - self.pixel_cycles) * ms + max(self.pixel_cycles * ms, self.spi_ms)
 
 
 def lower_bound(pairs, n: int, spi_bytes: int, spi_hz: int, model, pixels: int | None = None) -> Bound:
     """The bound for n boids with `pairs` (pair_counts.PairCounts) in range;
     the pixels are those erasing every old and drawing every new boid pixel
     takes (budget_host's `pixels=`: boids off the panel are clipped; without
-    it, spi_bytes / PIXEL_BYTES), each at the fewest bytes a lone pixel takes."""
+    it, spi_bytes / PIXEL_BYTES), each at the fewest bytes a lone pixel takes
+    (or fewer: the bytes the driver sent, where neighbours shared a window)."""
     if pixels is None:
         pixels = spi_bytes // PIXEL_BYTES
     insns = pairs.in_range * PAIR_INSNS + n * BOID_INSNS + pixels * PIXEL_INSNS
     cycles = (insns
               + pairs.in_range * (PAIR_MULTS * model.mult_extra + PAIR_TAKEN * model.flash_ws)
               + n * (BOID_DIVS * model.div_extra + BOID_MULTS * model.mult_extra + BOID_TAKEN * model.flash_ws))
-    return Bound(n, pixels, insns, cycles, pixels * PIXEL_BYTES * 8 / spi_hz * 1000)
+    # adjacent pixels share a window, so the driver may need fewer bytes than lone pixels would
+    wire = min(pixels * PIXEL_BYTES, spi_bytes)
+    return Bound(n, pixels, insns, cycles, wire * 8 / spi_hz * 1000, pixels * PIXEL_INSNS)

@@ -35,10 +35,12 @@ from . import profile_lines as PL
 from .budget import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, missing_tools,
                      render_variant, spec_variant, variants_for)
 from .budget_bound import Bound, lower_bound
-from .m4k_cycles import CycleModel, block_costs, branch_index, segment_mix
+from .m4k_cycles import LOADS, STORES, CycleModel, block_costs, branch_index, segment_mix
 from .m4k_trace import read_trace
+from .spi_timeline import DrawTime, draw_time
 from .pair_counts import PairCounts, pair_counts
 
+PORT_C = RUNTIME_DIR / "budget" / "budget_tft_port.c"
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
 MEM_FUNCS = {"memcpy", "memset"}
 # the copies of boids_step (codegen/lang/guards.py, pairs_once.py)
@@ -129,18 +131,20 @@ class FrameProfile:
     draw_funcs: dict  # function -> Part
     digest_insns: int
     mix: object  # m4k_cycles.Mix of the frame
+    draw_time: DrawTime  # the drawing's CPU and SPI on one timeline
     pairs: PairCounts
     spi_bytes: int
     bound: Bound | None = None
     extra: dict = field(default_factory=dict)
 
 
-def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel):
+def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: float):
     """(frame parts, division callers, drawing, drawing by function,
-    digest instructions, frame mix, trace) of one image's qemu log."""
+    digest instructions, frame mix, drawing's SPI timeline) of one image's
+    qemu log; byte_cycles: an SPI byte's time in CPU cycles."""
     sym = Symbols(elf)
     mark = sym.addrs[sym.names.index("budget_mark")]
-    tr = read_trace(log, mark, 3, callee=lambda pc: sym.of(pc) in DIV_FUNCS | MEM_FUNCS)
+    tr = read_trace(log, mark, 3, callee=lambda pc: sym.of(pc) in DIV_FUNCS | MEM_FUNCS, ordered=(2,))
     frame, digest, draw = tr.segments
     labels = PL.label_lines(fw_c.read_text())
     fixed = fixed_h_functions((RUNTIME_DIR / "fixed.h").read_text())
@@ -208,11 +212,43 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel):
             d.insns += runs
             d.cycles += cyc * runs
     fmix = segment_mix(model, tr.blocks, frame.runs, frame.taken)
-    return parts, div_from, Part(dmix.insns, dmix.cycles), dfun, digest.instructions(tr.blocks), fmix
+    events = port_events(elf, [ins for pc in draw.runs for ins in tr.blocks[pc]])
+    dtime = draw_time(tr.blocks, draw.order, sum(draw.taken.values()), events, model, byte_cycles)
+    return parts, div_from, Part(dmix.insns, dmix.cycles), dfun, digest.instructions(tr.blocks), fmix, dtime
+
+
+def port_events(elf: Path, insns: list) -> dict:
+    """The stub SPI port's accesses among the drawing's instructions, by the
+    port's source line (addr2line without -i: the innermost, inlined, line):
+    address -> 'push' (a store to spi1buf), 'idle' or 'room' (the status
+    load of a wait for idle, or for room in the FIFO)."""
+    port = PORT_C.read_text().splitlines()
+    kinds = {}
+    for i, ln in enumerate(port, 1):
+        if "spi1buf = " in ln:
+            kinds[i] = ("push", STORES)
+        elif "& SPI_IDLE_MASK) != SPI_IDLE" in ln:
+            kinds[i] = ("idle", LOADS)
+        elif "spi1stat) & SPITBF" in ln:
+            kinds[i] = ("room", LOADS)
+    addrs = sorted({ins.addr for ins in insns})
+    res = _run(["mipsel-linux-gnu-addr2line", "-a", "-e", elf, *[hex(a) for a in addrs]]).stdout.split()
+    line_of = {}
+    for a, loc in zip(res[0::2], res[1::2]):
+        fname, _, ln = loc.rpartition(":")
+        m = re.match(r"\d+", ln)
+        if os.path.basename(fname) == PORT_C.name and m:
+            line_of[int(a, 16)] = int(m.group(0))
+    out = {}
+    for ins in insns:
+        k = kinds.get(line_of.get(ins.addr, 0))
+        if k and ins.mnem in k[1]:
+            out[ins.addr] = k[0]
+    return out
 
 
 def profile_one(fw: Path, state: Path, work: Path, variant: str, n: int, spi_bytes: int,
-                model: CycleModel) -> FrameProfile:
+                model: CycleModel, spi_hz: int = 20_000_000) -> FrameProfile:
     elf = build_m4k_driver(fw, state, "-O1", work / f"profile_{n}.elf", draw=True)
     log = work / f"profile_{n}.qemu.log"
     res = subprocess.run([QEMU, "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)],
@@ -220,11 +256,15 @@ def profile_one(fw: Path, state: Path, work: Path, variant: str, n: int, spi_byt
     try:
         if res.returncode != 0:
             raise BudgetError(f"{elf} under {QEMU} exited {res.returncode} (1: its frame differs from the host's)")
-        parts, div_from, draw, dfun, dig, mix = attribute(elf, log, fw / "boids_flock.c", model)
+        parts, div_from, draw, dfun, dig, mix, dtime = attribute(elf, log, fw / "boids_flock.c", model,
+                                                                 8 * F_CPU / spi_hz)
     finally:
         log.unlink(missing_ok=True)
     pairs = pair_counts(state, fw)
-    return FrameProfile(variant, n, mix.insns, mix.cycles, parts, div_from, draw, dfun, dig, mix, pairs, spi_bytes)
+    if dtime.spi_bytes != spi_bytes:
+        raise BudgetError(f"the drawing's SPI timeline pushed {dtime.spi_bytes} bytes, the host counted {spi_bytes}")
+    return FrameProfile(variant, n, mix.insns, mix.cycles, parts, div_from, draw, dfun, dig, mix, dtime, pairs,
+                        spi_bytes)
 
 
 @dataclass
@@ -241,8 +281,8 @@ class Profile:
 
     def frame_ms(self, fp: FrameProfile, how: str) -> float:
         spi = fp.spi_bytes * 8 / self.spi_hz
-        if how == "model":
-            return ((fp.total_cycles + fp.draw.cycles) / F_CPU + spi) * 1000
+        if how == "model":  # the drawing's CPU and SPI on one timeline
+            return (fp.total_cycles + fp.draw_time.cycles) / F_CPU * 1000
         return (fp.total_insns * self.cpi / F_CPU + spi) * 1000
 
     def points(self, variant: str, how: str) -> list:
@@ -260,8 +300,8 @@ class Profile:
         first profiled) for boids_host --m4k-cost (codegen/budget_cost.py)."""
         from .budget_cost import write_cost_table
         variant = variant or self.frames[0].variant
-        how = (f"(update + drawing CPU) cycles of the M4K cycle model / {F_CPU / 1e6:g} MHz (-O1) "
-               f"+ SPI bytes x 8 / SPI clock")
+        how = (f"(update + drawing CPU + waits for the SPI) cycles of the M4K cycle model and the SPI "
+               f"timeline / {F_CPU / 1e6:g} MHz (-O1)")
         return write_cost_table(path, self.spec_name, variant, self.builds[variant], how,
                                 self.points(variant, "model"), self.fps)
 
@@ -296,7 +336,7 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
                 state = vdir / f"state_{n}.bin"
                 res = _run([host, str(n), str(warmup), str(seed), state])
                 spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
-                fp = profile_one(fw, state, vdir, vname, n, spi, model)
+                fp = profile_one(fw, state, vdir, vname, n, spi, model, spec.board.spi_hz)
                 pixels = int(re.search(r"^pixels=(\d+)", res.stdout, re.M).group(1))
                 fp.bound = lower_bound(fp.pairs, n, spi, spec.board.spi_hz, model, pixels=pixels)
                 frames.append(fp)

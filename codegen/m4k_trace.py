@@ -47,6 +47,7 @@ class Segment:
     runs: dict = field(default_factory=dict)
     taken: dict = field(default_factory=dict)
     via: dict = field(default_factory=dict)  # (block, caller block) -> runs
+    order: list | None = None  # the blocks in the order they ran (read_trace's `ordered`)
 
     def instructions(self, blocks: dict) -> int:
         return sum(len(blocks[pc]) * n for pc, n in self.runs.items())
@@ -66,10 +67,13 @@ def parse_insn(line: str) -> Insn | None:
     return Insn(int(m.group(1), 16), m.group(2), ops)
 
 
-def read_trace(log: Path, mark: int, n: int, callee: Callable[[int], bool] = lambda pc: False) -> Trace:
-    """The first n segments between executions of the block at `mark`."""
+def read_trace(log: Path, mark: int, n: int, callee: Callable[[int], bool] = lambda pc: False,
+               ordered: tuple = ()) -> Trace:
+    """The first n segments between executions of the block at `mark`; the
+    segments numbered in `ordered` (0 first) also keep their blocks' order
+    (the SPI timeline of the drawing: codegen/spi_timeline.py)."""
     blocks: dict[int, list] = {}
-    segs = [Segment() for _ in range(n)]
+    segs = [Segment(order=[] if k in ordered else None) for k in range(n)]
     cur: list | None = None
     marks = 0
     prev_pc = None  # the block executed before, in this segment
@@ -95,6 +99,8 @@ def read_trace(log: Path, mark: int, n: int, callee: Callable[[int], bool] = lam
                 if 1 <= marks <= n:
                     seg = segs[marks - 1]
                     seg.runs[pc] = seg.runs.get(pc, 0) + 1
+                    if seg.order is not None:
+                        seg.order.append(pc)
                     if callee(pc):
                         key = (pc, caller)
                         seg.via[key] = seg.via.get(key, 0) + 1

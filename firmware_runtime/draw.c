@@ -114,14 +114,11 @@ uint16_t *pixset_place(pixset_t *s)
     return s->x[s->shown ^ 1u];
 }
 
-/* Pixels of a row handed to the driver at a time. */
-#define ROW_CHUNK 32
-
 void pixset_show(pixset_t *s)
 {
     const uint8_t nw = s->shown ^ 1u;
     const uint16_t *xo = s->x[s->shown], *eo = s->end[s->shown], *en = s->end[nw];
-    uint16_t *xn = s->x[nw], rx[ROW_CHUNK], rc[ROW_CHUNK];
+    uint16_t *xn = s->x[nw];
     const uint16_t color = s->color;
     unsigned ob = 0, nb = 0;
     int r;
@@ -129,7 +126,7 @@ void pixset_show(pixset_t *s)
     for (r = 0; r < BOIDS_PANEL_HEIGHT; ob = eo[r], nb = en[r], r++) {
         const unsigned oe = eo[r], ne = en[r];
         unsigned i, j;
-        int lasto = -1, lastn = -1, k = 0;
+        int lasto = -1, lastn = -1;
         if (oe == ob && ne == nb) continue;
         for (j = nb + 1u; j < ne; j++) { /* insertion sort: a row holds a few pixels */
             const uint16_t v = xn[j];
@@ -153,30 +150,20 @@ void pixset_show(pixset_t *s)
                 continue;
             }
             if (ox < nx) { /* left: black */
-                rx[k] = (uint16_t)ox;
-                rc[k++] = PLAT_BLACK;
+                tft_put(ox, r, PLAT_BLACK);
                 lasto = ox;
                 i++;
             } else if (nx < ox) { /* arrived */
-                rx[k] = (uint16_t)nx;
-                rc[k++] = color;
+                tft_put(nx, r, color);
                 lastn = nx;
                 j++;
             } else { /* stayed: sent only if covered meanwhile */
-                if (xo[i] & PIXSET_OVER) {
-                    rx[k] = (uint16_t)nx;
-                    rc[k++] = color;
-                }
+                if (xo[i] & PIXSET_OVER) tft_put(nx, r, color);
                 lasto = lastn = nx;
                 i++;
                 j++;
             }
-            if (k == ROW_CHUNK) {
-                tft_row(r, k, rx, rc);
-                k = 0;
-            }
         }
-        if (k) tft_row(r, k, rx, rc);
     }
     tft_end();
     s->shown = nw;

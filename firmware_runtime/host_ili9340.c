@@ -192,6 +192,16 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     if (i != len) fail("a command batch cut short (driver bug)");
 }
 
+void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+{
+    if (n > TFT_PORT_BURST / 2u) fail("more words than a burst (driver bug)");
+    lcd_command(cmd);
+    for (; n; n--, w++) {
+        lcd_data((uint8_t)(*w >> 8));
+        lcd_data((uint8_t)*w);
+    }
+}
+
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     /* The common case in one step: whole pixels of RAMWR on a good stream. */

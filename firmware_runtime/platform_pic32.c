@@ -212,6 +212,19 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     }
 }
 
+void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+{
+    spi_wait_idle();
+    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    SPI1BUF = cmd;
+    spi_wait_idle();
+    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    for (; n; n--, w++) { /* <= TFT_PORT_BURST bytes after an idle wait: a burst */
+        SPI1BUF = *w >> 8;
+        SPI1BUF = *w & 0xFFu;
+    }
+}
+
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;

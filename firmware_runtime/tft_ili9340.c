@@ -165,47 +165,59 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride)
 
 void tft_begin(void) { tft_port_select(1); }
 
-void tft_row(int y, int n, const uint16_t *xs, const uint16_t *colors)
+/* tft_put's pipeline: span `open` has its window sent and waits for its
+ * RAMWR; span `next` still gathers adjacent pixels. A step sends open's
+ * RAMWR and next's window, and next becomes open: the port returns as the
+ * window's last bytes start to shift, and the caller finds the next pixel
+ * meanwhile. A span: its window [x0, x1], then its colours. */
+typedef struct {
+    uint16_t w[2 + TFT_SPAN_MAX];
+} span_t;
+static struct {
+    span_t open, next;
+    int nopen, nnext, y;
+} ts;
+
+static void step(void)
 {
-    uint8_t *p;
-    int x0 = tq.x0, x1 = tq.x1, i = 0;
-    if (y != tq.y0 || y != tq.y1) { /* the row's page half, once */
-        room(6);
-        tq.p = put_range(tq.p, ILI_PASET, y, y);
-        tq.y0 = tq.y1 = y;
-    }
-    p = tq.p;
-    while (i < n) {
-        const int x = xs[i];
-        int k = 1;
-        while (k < TFT_SPAN_MAX && i + k < n && xs[i + k] == x + k) k++; /* adjacent: one window */
-        if (p > tq.q + sizeof tq.q - (6 + 2 + 2 * TFT_SPAN_MAX)) {
-            tq.p = p;
-            flush();
-            p = tq.p;
+    const int k = ts.nnext;
+    if (ts.nopen) tft_port_words(ILI_RAMWR, ts.open.w + 2, (unsigned)ts.nopen);
+    if (k) {
+        ts.next.w[1] = (uint16_t)(ts.next.w[0] + k - 1);
+        if (ts.y != tq.y0 || ts.y != tq.y1) {
+            const uint16_t page[2] = {(uint16_t)ts.y, (uint16_t)ts.y};
+            tft_port_words(ILI_PASET, page, 2);
+            tq.y0 = tq.y1 = ts.y;
         }
-        if (x != x0 || x + k - 1 != x1) {
-            x0 = x;
-            x1 = x + k - 1;
-            p = put_range(p, ILI_CASET, x0, x1);
+        if (ts.next.w[0] != tq.x0 || ts.next.w[1] != tq.x1) {
+            tft_port_words(ILI_CASET, ts.next.w, 2);
+            tq.x0 = ts.next.w[0];
+            tq.x1 = ts.next.w[1];
         }
-        p[0] = ILI_RAMWR;
-        p[1] = (uint8_t)(2 * k);
-        p += 2;
-        do {
-            const uint16_t c = colors[i++];
-            p[0] = (uint8_t)(c >> 8);
-            p[1] = (uint8_t)c;
-            p += 2;
-        } while (--k);
     }
-    tq.p = p;
-    tq.x0 = x0;
-    tq.x1 = x1;
+    ts.open = ts.next;
+    ts.nopen = k;
+    ts.nnext = 0;
+}
+
+void tft_put(int x, int y, uint16_t color)
+{
+    const int k = ts.nnext;
+    if (k && x == ts.next.w[0] + k && y == ts.y && k < TFT_SPAN_MAX) { /* adjacent: the same window */
+        ts.next.w[2 + k] = color;
+        ts.nnext = k + 1;
+        return;
+    }
+    if (k) step();
+    ts.next.w[0] = (uint16_t)x;
+    ts.next.w[2] = color;
+    ts.nnext = 1;
+    ts.y = y;
 }
 
 void tft_end(void)
 {
-    flush();
+    step(); /* the open span's pixels, the last one's window */
+    step(); /* its pixels */
     tft_port_select(0);
 }

@@ -62,7 +62,7 @@
  * 8-bit frames; 8 is the safe depth), so the port stores them without
  * testing the status. */
 #define TFT_PORT_BURST 8u
-/* Pixels of one window of tft_row: its RAMWR parameters fit one burst. */
+/* Pixels of one window of tft_put: its RAMWR parameters fit one burst. */
 #define TFT_SPAN_MAX ((int)(TFT_PORT_BURST / TFT_PIXEL_BYTES))
 
 /* --- provided by the platform layer --- */
@@ -72,6 +72,9 @@ void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
  * command byte goes with DC low, its parameters with DC high, in order. The
  * count bytes are not sent. DC is left high. */
 void tft_port_commands(const uint8_t *seq, size_t len);
+/* One command and its n 16-bit parameters, each MSB first (n <= TFT_PORT_BURST
+ * / 2): the pixel path's windows and colours, without a batch to build. */
+void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n);
 void tft_port_fill(uint16_t color, uint32_t n); /* the colour n times (DC high, MSB first) */
 void tft_port_reset(int level);                 /* the RST pin */
 void tft_port_delay_ms(uint32_t ms);            /* init only */
@@ -82,12 +85,14 @@ void tft_fill_rect(int x, int y, int w, int h, uint16_t color);
 void tft_pixel(int x, int y, uint16_t color);
 /* w x h pixels from px (row stride `stride` pixels), one window. */
 void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
-/* Scattered pixels, CS held low from tft_begin to tft_end, commands queued
- * and sent in batches: tft_row sends n pixels of row y, at the ascending,
- * distinct columns xs[], colours colors[]; adjacent ones share a window
- * (up to TFT_SPAN_MAX). Nothing else may draw in between. */
+/* Scattered pixels, CS held low from tft_begin to tft_end: tft_put sends
+ * pixel (x, y), rows in any order, a row's columns ascending and distinct;
+ * adjacent ones share a window (up to TFT_SPAN_MAX). Each call sends what
+ * an earlier pixel still needs and returns while its bytes shift out, so
+ * the caller's search for the next pixel overlaps the SPI (the budget's
+ * timeline: codegen/spi_timeline.py). Nothing else may draw in between. */
 void tft_begin(void);
-void tft_row(int y, int n, const uint16_t *xs, const uint16_t *colors);
+void tft_put(int x, int y, uint16_t color);
 void tft_end(void);
 
 #endif

@@ -130,7 +130,9 @@ def test_lower_bound_arithmetic():
     assert b.insns == 1800 * PAIR_INSNS + 100 * BOID_INSNS + 190 * PIXEL_INSNS
     assert b.cycles > b.insns  # divisions and flash waits cost more than one cycle
     assert b.spi_ms == pytest.approx(190 * PIXEL_BYTES * 8 / 20e6 * 1000)
-    assert b.frame_ms == pytest.approx(b.cycles / 40e6 * 1000 + b.spi_ms)
+    # the pixels' 30 instructions (750 ns) overlap their 8 bytes' 3.2 us on the wire
+    assert b.pixel_cycles == 190 * PIXEL_INSNS and b.pixel_cycles / 40e6 * 1000 < b.spi_ms
+    assert b.frame_ms == pytest.approx((b.cycles - b.pixel_cycles) / 40e6 * 1000 + b.spi_ms)
 
 
 def test_profile_parts_add_up_to_the_frame(tmp_path):
@@ -150,13 +152,13 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
     fw = tmp_path / "g" / "firmware"
     host = build_host_driver(fw, tmp_path / "host")
     state = tmp_path / "s.bin"
-    _run([host, "120", "40", "3", state])
+    spi = int(re.search(r"^spi_bytes=(\d+)", _run([host, "120", "40", "3", state]).stdout, re.M).group(1))
     elf = build_m4k_driver(fw, state, "-O1", tmp_path / "p.elf", draw=True)
     log = tmp_path / "q.log"
     assert subprocess.run(["qemu-mipsel", "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)]).returncode == 0
     frame, digest, drawing = count_segments(log, symbol_address(elf, "budget_mark"), 3)
     m = CycleModel()
-    parts, div_from, draw, dfun, dig, mix = attribute(elf, log, fw / "boids_flock.c", m)
+    parts, div_from, draw, dfun, dig, mix, dtime = attribute(elf, log, fw / "boids_flock.c", m, 16.0)
     assert sum(p.insns for p in parts.values()) == frame == mix.insns
     assert sum(p.cycles for p in parts.values()) == mix.cycles > frame
     assert dig == digest and draw.insns == drawing == sum(p.insns for p in dfun.values())
@@ -164,7 +166,11 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
             PL.boid_rule("speed_limit")} <= set(parts)
     assert parts.get(PL.OTHER, PL_PART_ZERO).insns < frame // 100
     assert {src for (k, src) in div_from if k == PL.DIV} >= {PL.boid_rule("alignment"), PL.boid_rule("cohesion")}
-    assert "pixset_show" in dfun and "tft_port_commands" in dfun
+    assert "pixset_show" in dfun and "tft_port_words" in dfun
+    # the SPI timeline ran the drawing's own instructions and pushed the
+    # bytes the host counted; the drawing cannot end before they are out
+    assert dtime.cpu_cycles == draw.cycles and dtime.spi_bytes == spi > 0
+    assert dtime.cycles >= dtime.busy_cycles == spi * 16 and dtime.wait_cycles > 0
     # the same boids_step without -g and the drawing: only main's few harness
     # instructions around the markers may differ
     plain = build_m4k_driver(fw, state, "-O1", tmp_path / "plain.elf")

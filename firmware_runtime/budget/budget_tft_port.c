@@ -68,6 +68,19 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     }
 }
 
+void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+{
+    spi_wait_idle();
+    lat_clr = 1u << 0;
+    spi1buf = cmd;
+    spi_wait_idle();
+    lat_set = 1u << 0;
+    for (; n; n--, w++) {
+        spi1buf = *w >> 8;
+        spi1buf = *w & 0xFFu;
+    }
+}
+
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;

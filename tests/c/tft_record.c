@@ -16,6 +16,11 @@ void tft_port_commands(const uint8_t *seq, size_t len)
         i += 2u + seq[i + 1];
     }
 }
+void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+{
+    printf("C %02X\n", (unsigned)cmd);
+    for (; n; n--, w++) printf("D %02X\nD %02X\n", (unsigned)(*w >> 8), (unsigned)(*w & 0xFFu));
+}
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     while (n--) printf("D %02X\nD %02X\n", (unsigned)(color >> 8), (unsigned)(color & 0xFFu));

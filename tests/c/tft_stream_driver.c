@@ -43,9 +43,10 @@ int main(int argc, char **argv)
         static const uint16_t xs[4] = {10, 11, 30, 319}, c[4] = {0x001Fu, 0x07E0u, 0x001Fu, 0x07E0u};
         tft_init();
         tft_fill_rect(0, 0, 320, 240, 0xF800u);
+        int i;
         tft_begin(); /* rows reuse the window's halves */
-        tft_row(20, 4, xs, c);
-        tft_row(21, 1, xs + 2, c + 1);
+        for (i = 0; i < 4; i++) tft_put(xs[i], 20, c[i]);
+        tft_put(xs[2], 21, c[1]);
         tft_end();
     } else if (!strcmp(s, "no_wait")) { /* SLPOUT straight after SWRESET */
         tft_port_select(1);
