@@ -112,14 +112,15 @@ def test_generated_lines_go_to_their_parts():
     assert part(r"fx_outside_box\(dx, box_bias, box_lim\)") == PL.PAIR_CAND
     assert part(r"for \(;; o\+\+\)") == PL.PAIR_CAND
     assert part(r"if \(o == o_stop\)") == PL.PAIR_CAND
-    assert part(r"d2 = fx_d2") == PL.PAIR_BOX
+    assert part(r"in_protected = fx_d2_zones") == PL.PAIR_BOX
+    assert part(r"if \(in_protected < 0\)") == PL.PAIR_BOX
     assert part(r"separation_close_dx = fx_add\(separation_close_dx, dx\)") == PL.pair_rule("separation")
     assert part(r"cohesion_sum_x = fx_sub\(cohesion_sum_x, dx\)") == PL.pair_rule("cohesion")
     assert part(r"fx_acc32_mean\(alignment_sum_vx") == PL.boid_rule("alignment")
     assert part(r"speed_sq = fx_mag2\(vx, vy\)") == PL.boid_rule("speed_limit")
     assert part(r"P->top_margin\) vy") == PL.boid_rule("edges")
     assert part(r"b->x = fx_add") == PL.BOID
-    assert part(r"const uint64_t visual2") == PL.SETUP
+    assert part(r"const fx zone_r = ") == PL.SETUP
 
 
 def test_lower_bound_arithmetic():

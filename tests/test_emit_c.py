@@ -445,7 +445,9 @@ def test_default_spec_boids_step_reads_like_the_seed():
     a comment, the sums named after their rules."""
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     step = text[text.index("void boids_step"):]
-    for needle in ("if (d2 < protected2) {", "} else if (d2 < visual2) {", "n_visual++;",
+    for needle in (# the zones tested in HI:LO (fx_d2_zones: emit_c_pairs.zones_in_hilo)
+                   "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
+                   "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
                    # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100),
                    # cohesion's positions as offsets from the boid (codegen/lang/offsets.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
@@ -457,3 +459,21 @@ def test_default_spec_boids_step_reads_like_the_seed():
                    "const uint64_t speed_sq = fx_mag2(vx, vy);", "if (fx_mag_lt(speed_sq, P->min_speed)) {",
                    "speed = fx_mag_root(speed_sq);", "if (y < P->top_margin) vy = fx_add(vy, P->turn_factor);"):
         assert needle in step, needle
+
+
+def test_zones_in_hilo_only_where_a_and_b_fit_a_word():
+    """fx_d2_zones takes visual - protected and visual + protected as words:
+    the chain falls back to 64-bit squares where the ranges allow more."""
+    from types import SimpleNamespace as NS
+
+    from codegen.lang.emit_c_pairs import zones_in_hilo
+
+    def m(vmax, pmin=0):
+        ps = {"v": NS(min_raw=0, max_raw=vmax), "p": NS(min_raw=pmin, max_raw=2**20)}
+        return NS(param=ps.__getitem__)
+
+    zr = {"protected": "p", "visual": "v"}
+    assert zones_in_hilo(m(2**30), zr) and zones_in_hilo(m(2**31 - 1 - 2**20), zr)
+    assert not zones_in_hilo(m(2**31 - 2**20), zr)  # v + p reaches 2^31
+    assert not zones_in_hilo(m(2**20, pmin=-(2**31)), zr)  # v - p past the word
+    assert not zones_in_hilo(m(2**20), {"visual": "v"})  # one zone: d2 as before

@@ -6,6 +6,7 @@ distance, the 32-bit neighbour sum and its 32/32 mean (codegen/lang/widths.py)
 against the simulator's exact sum wrapped where it is read."""
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 
@@ -62,6 +63,10 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_acc_mean_about(F.fx_wrap32(np.int64(a)), np.int64(b), np.int64(c)))
     if op == "acc_mean_about":
         return int(F.fx_acc_mean_about(np.int64(a), np.int64(b), np.int64(c)))
+    if op == "zones":  # c = r + r2 * 2^32: (d2 < r^2) + 2 (d2 < r2^2), exact
+        r, r2 = zr((op, a, b, c))
+        d2 = a * a + b * b
+        return int(d2 < r * r) + 2 * int(d2 < r2 * r2)
     if op == "acc32_sum":  # the C adds in 32 bits, wrapping; the kernel wraps the exact sum once
         return int(F.fx_wrap32(np.int64(a) + np.int64(b) + np.int64(c)))
     raise KeyError(op)
@@ -85,6 +90,47 @@ def test_d2_random(driver):
         s = rnd.choice([8, 16, 20, 24, 31])
         cases.append(("d2", rnd.randint(-(2**s), 2**s - 1), rnd.randint(-(2**s), 2**s - 1)))
     check(driver, cases)
+
+
+def zones_case(dx, dy, r, r2):
+    return ("zones", dx, dy, r2 * 2**32 + (r % 2**32))
+
+
+def zr(case):
+    """(r, r2) of a zones case."""
+    c = case[3]
+    return (c + 2**31) % 2**32 - 2**31, c >> 32
+
+
+def test_d2_zones(driver):
+    """fx_d2_zones against exact integers: on the edges of each radius (d2 =
+    r^2 - 1, r^2, r^2 + 1), at the word's ends (dx, dy never -2^31: the box
+    test's promise), radii of either sign, equal or crossed."""
+    radii = [0, 1, 2, 3, 5, 46340, 65536, 655360, 2**20 + 3, 13107200, 2**30 - 1]
+    ds = [0, 1, -1, 3, -4, 46340, -46341, 65535, -65536, 655359, 2**30, -(2**30), I32_MAX, I32_MIN + 1]
+    cases = []
+    for r in radii[::2]:
+        for r2 in radii[1::2]:
+            for s in (1, -1):
+                cases += [zones_case(a, b, s * r, r2) for a in ds for b in ds[::3]]
+    for r in radii:  # d2 on either side of r^2: dy^2 = r^2 - dx^2 + {-1, 0, 1} where that is a square
+        for dx in (0, r // 3, r // 2, r):
+            rest = r * r - dx * dx
+            for e in (-1, 0, 1):
+                dy = math.isqrt(max(rest + e, 0))
+                cases += [zones_case(dx, dy, r, r2) for r2 in (r, r + 1, 2 * r + 1)]
+                cases += [zones_case(dx, dy, r2, r) for r2 in (0, max(r - 1, 0))]
+    rnd = random.Random(2)
+    for _ in range(3000):
+        r, r2 = rnd.randint(-(2**29), 2**29), rnd.randint(-(2**29), 2**29)
+        s = rnd.choice([16, 24, 30, 31])
+        cases.append(zones_case(rnd.randint(-(2**s) + 1, 2**s - 1), rnd.randint(-(2**s) + 1, 2**s - 1), r, r2))
+    # the generator's promise: r2 - r and r2 + r fit a word
+    cases = [c for c in cases if all(I32_MIN <= v <= I32_MAX for v in (zr(c)[1] - zr(c)[0], zr(c)[1] + zr(c)[0]))]
+    got = run(driver, cases)
+    assert len(cases) > 4000 and {0, 1, 2, 3} <= set(got)  # every outcome occurs
+    for case, g in zip(cases, got):
+        assert g == py(*case), f"{case}: C {g}, Python {py(*case)}"
 
 
 def test_acc32(driver):

@@ -27,6 +27,8 @@ Expressions and statements: codegen/lang/emit_c_expr.py.
 """
 from __future__ import annotations
 
+import re
+
 from . import emit_c_pairs as pairs
 from . import pairs_once
 from .emit_c_expr import EmitError, block, expr
@@ -82,6 +84,8 @@ class FlockC:
         self.before = [(r.name, self._boid_block(r, "before")) for r in rules if r.ir.before]
         self.apply = [(r.name, self._apply(r)) for r in rules]
         self.pair_lines = pairs.pair_lines(self)
+        # the squared distance, where something after the box test still reads it
+        self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)
         self.predator_motion = self._predator_motion() if m.spec.predators else []
 
@@ -145,9 +149,19 @@ class FlockC:
                 c.append(f"const fx seed_box = P->{self.seed_box};")
             c.append(f"fx box = {'seed_box' if self.seed_box else 'P->' + radius_params[0]};")
             c += [f"const uint64_t {self.r2[p]} = fx_sq64(P->{p});" for p in radius_params]
-        for z in ("protected", "visual"):
-            if z in self.zone_range:
-                c.append(f"const uint64_t {z}2 = fx_sq64(P->{self.zone_range[z]});")
+        # (a, b, the pair's inner and outer test, protected) where fx_d2_zones tests the zones
+        self.zone_hilo = None
+        if pairs.zones_in_hilo(self.m, self.zone_range):
+            names = ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")
+            self.zone_hilo = tuple(self._alloc(n) for n in names)
+            pr, vr = self.zone_range["protected"], self.zone_range["visual"]
+            za, zb, _, _, zr = self.zone_hilo
+            c.append(f"const fx {zr} = P->{pr}, {za} = fx_sub(P->{vr}, {zr}), {zb} = fx_add(P->{vr}, {zr}); "
+                     f"/* fx_d2_zones: visual^2 = protected^2 + a*b */")
+        else:
+            for z in ("protected", "visual"):
+                if z in self.zone_range:
+                    c.append(f"const uint64_t {z}2 = fx_sq64(P->{self.zone_range[z]});")
         self.step_consts = c
         self.box_updates = [f"if (P->{p} > box) box = P->{p};" for p in radius_params]
 

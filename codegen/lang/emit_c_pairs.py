@@ -109,6 +109,18 @@ def branch(plan, groups: list) -> list:
     return out
 
 
+def zones_in_hilo(m, zone_range: dict) -> bool:
+    """Whether the seed's zone chain tests through fx_d2_zones (fixed.h):
+    both zones, and visual - protected, visual + protected in a word over
+    the parameters' whole ranges (the op's a and b). Saves the two 64-bit
+    squares' four registers and compares (issue 16: the M4K's pair loop)."""
+    if not {"protected", "visual"} <= set(zone_range):
+        return False
+    p, v = m.param(zone_range["protected"]), m.param(zone_range["visual"])
+    ends = (v.min_raw - p.max_raw, v.max_raw - p.min_raw, v.min_raw + p.min_raw, v.max_raw + p.max_raw)
+    return all(-(2**31) <= e < 2**31 for e in ends)
+
+
 def pair_lines(plan) -> list:
     """The pair loop's body after the box test: the seed's zone chain
     (inside the seed's own box when radius zones widen the loop's), then one
@@ -120,11 +132,15 @@ def pair_lines(plan) -> list:
         by_test.setdefault(g.key[0], []).append(g)
     out = []
     chain = []
+    seed = []
+    if plan.zone_hilo:
+        a, b, zin, zout, zr = plan.zone_hilo
+        seed += [f"int32_t {zout};", f"const int32_t {zin} = fx_d2_zones(dx, dy, {zr}, {a}, {b}, &{zout});"]
     for z in ("protected", "visual"):
         gs = by_test.get(("seed", z))
         if gs:
-            chain.append((f"d2 < {z}2", branch(plan, gs)))
-    seed = []
+            test = f"{plan.zone_hilo[2 if z == 'protected' else 3]} < 0" if plan.zone_hilo else f"d2 < {z}2"
+            chain.append((test, branch(plan, gs)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
         seed += ind(body)

@@ -21,7 +21,12 @@ int main(void)
         else if (!strcmp(op, "acc32_mean")) printf("%" PRId32 "\n", fx_acc32_mean(x, (int32_t)y));
         else if (!strcmp(op, "acc32_mean_about")) printf("%" PRId32 "\n", fx_acc32_mean_about(x, (int32_t)y, z));
         else if (!strcmp(op, "acc_mean_about")) printf("%" PRId32 "\n", fx_acc_mean_about((fx_acc)a, (int32_t)y, z));
-        else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
+        else if (!strcmp(op, "zones")) { /* c: r in the low word, r2 in the high */
+            const fx r = (fx)(uint32_t)((unsigned long long)c & 0xFFFFFFFFu), r2 = (fx)(c >> 32);
+            int32_t outer;
+            const int32_t inner = fx_d2_zones(x, y, r, (fx)(r2 - r), (fx)(r2 + r), &outer);
+            printf("%d\n", (inner < 0) + 2 * (outer < 0));
+        } else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else return 2;
         (void)z;
     }

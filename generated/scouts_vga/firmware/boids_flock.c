@@ -67,8 +67,7 @@ void boids_step(flock_t *f, rng_t *r)
     const boid_t *others = f->b;
     const fx seed_box = P->visual_range;
     fx box = seed_box;
-    const uint64_t protected2 = fx_sq64(P->protected_range);
-    const uint64_t visual2 = fx_sq64(P->visual_range);
+    const fx zone_r = P->protected_range, zone_a = fx_sub(P->visual_range, zone_r), zone_b = fx_add(P->visual_range, zone_r); /* fx_d2_zones: visual^2 = protected^2 + a*b */
     int32_t i;
     const uint32_t box_bias = fx_box_bias(box), box_lim = fx_box_lim(box); /* the pair loop's box test */
     (void)r;
@@ -95,16 +94,16 @@ void boids_step(flock_t *f, rng_t *r)
                 if (++o == o_end) break;
             }
             fx dx, dy;
-            uint64_t d2;
             dx = fx_sub(x, o->x);
             dy = fx_sub(y, o->y);
             if (fx_outside_box(dx, box_bias, box_lim) || fx_outside_box(dy, box_bias, box_lim)) continue;
-            d2 = fx_d2(dx, dy);
-            if (d2 < protected2) {
+            int32_t in_visual;
+            const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);
+            if (in_protected < 0) {
                 /* separation */
                 separation_close_dx = fx_add(separation_close_dx, dx);
                 separation_close_dy = fx_add(separation_close_dy, dy);
-            } else if (d2 < visual2) {
+            } else if (in_visual < 0) {
                 n_visual++;
                 /* alignment */
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
