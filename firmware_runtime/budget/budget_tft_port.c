@@ -6,11 +6,12 @@
  * with the SPI1 and LAT registers replaced by volatile words in RAM: the
  * status reads say "idle, transmit FIFO empty and not full, receive FIFO empty",
  * so every wait loop runs its test once. On the board those loops spin
- * while the bytes shift out; that time is the SPI time, which the budget
- * counts apart (bytes x 8 / SPI clock). Each register access is one load
- * or store here as on the PIC32 (where it crosses the peripheral bus).
- * Not counted therefore: the board's idle waits also read each received
- * byte out of the receive FIFO (a load and a branch per byte sent).
+ * while the bytes shift out: the profile's SPI timeline
+ * (codegen/spi_timeline.py) finds this file's stores to spi1buf and its
+ * status loads by their source lines and adds those waits. Each register
+ * access is one load or store here as on the PIC32 (where it crosses the
+ * peripheral bus). Not counted therefore: the board's idle waits also read
+ * each received byte out of the receive FIFO (inside the waits' turns).
  * The bytes are not counted here (a counter would add instructions the
  * board does not run): the host driver counts them (budget_host.c). */
 #include <stddef.h>
