@@ -82,6 +82,13 @@ def fixed_h_functions(text: str) -> dict[int, str]:
     return out
 
 
+def file_line(loc: str) -> tuple[str, int]:
+    """addr2line's "path:line (discriminator k)" as (file name, line; 0 if none)."""
+    fname, _, ln = loc.rpartition(":")
+    m = re.match(r"\d+", ln)
+    return os.path.basename(fname), int(m.group(0)) if m else 0
+
+
 def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[list[str], str, int]]:
     """addr -> (inlined function names, innermost first; outer file; outer line)."""
     out: dict[int, tuple] = {}
@@ -95,9 +102,7 @@ def addr2line(elf: Path, addrs: list[int]) -> dict[int, tuple[list[str], str, in
             names = [f for f, _ in frames]
             # the outermost frame, or the step's copy that boids_step only dispatches to (guards.py)
             k = next((j for j, f in enumerate(names) if f in STEP_COPIES), len(names) - 1)
-            fname, _, ln = frames[k][1].rpartition(":")
-            m = re.match(r"\d+", ln)
-            out[cur] = (names[:k], os.path.basename(fname), int(m.group(0)) if m else 0)
+            out[cur] = (names[:k], *file_line(frames[k][1]))
 
     lines = res.splitlines()
     i = 0
@@ -235,10 +240,9 @@ def port_events(elf: Path, insns: list) -> dict:
     res = _run(["mipsel-linux-gnu-addr2line", "-a", "-e", elf, *[hex(a) for a in addrs]]).stdout.split()
     line_of = {}
     for a, loc in zip(res[0::2], res[1::2]):
-        fname, _, ln = loc.rpartition(":")
-        m = re.match(r"\d+", ln)
-        if os.path.basename(fname) == PORT_C.name and m:
-            line_of[int(a, 16)] = int(m.group(0))
+        fname, ln = file_line(loc)
+        if fname == PORT_C.name:
+            line_of[int(a, 16)] = ln
     out = {}
     for ins in insns:
         k = kinds.get(line_of.get(ins.addr, 0))

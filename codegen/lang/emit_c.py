@@ -149,14 +149,13 @@ class FlockC:
                 c.append(f"const fx seed_box = P->{self.seed_box};")
             c.append(f"fx box = {'seed_box' if self.seed_box else 'P->' + radius_params[0]};")
             c += [f"const uint64_t {self.r2[p]} = fx_sq64(P->{p});" for p in radius_params]
-        # (a, b, the pair's inner and outer test, protected) where fx_d2_zones tests the zones
+        # the names fx_d2_zones works with, where it tests the zones (emit_c_pairs.ZoneHiLo)
         self.zone_hilo = None
         if pairs.zones_in_hilo(self.m, self.zone_range):
-            names = ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")
-            self.zone_hilo = tuple(self._alloc(n) for n in names)
+            z = self.zone_hilo = pairs.ZoneHiLo(*(self._alloc(n) for n in
+                                                  ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")))
             pr, vr = self.zone_range["protected"], self.zone_range["visual"]
-            za, zb, _, _, zr = self.zone_hilo
-            c.append(f"const fx {zr} = P->{pr}, {za} = fx_sub(P->{vr}, {zr}), {zb} = fx_add(P->{vr}, {zr}); "
+            c.append(f"const fx {z.r} = P->{pr}, {z.a} = fx_sub(P->{vr}, {z.r}), {z.b} = fx_add(P->{vr}, {z.r}); "
                      f"/* fx_d2_zones: visual^2 = protected^2 + a*b */")
         else:
             for z in ("protected", "visual"):

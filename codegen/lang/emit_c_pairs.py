@@ -6,6 +6,7 @@ predators, obstacles or food, run at its turn just before its apply.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import pairs_once
 from .emit_c_expr import block
@@ -109,6 +110,17 @@ def branch(plan, groups: list) -> list:
     return out
 
 
+class ZoneHiLo(NamedTuple):
+    """The C names fx_d2_zones works with: a = visual - protected, b =
+    visual + protected, r = protected (step constants); the pair's inner
+    (protected) and outer (visual) test words."""
+    a: str
+    b: str
+    inner: str
+    outer: str
+    r: str
+
+
 def zones_in_hilo(m, zone_range: dict) -> bool:
     """Whether the seed's zone chain tests through fx_d2_zones (fixed.h):
     both zones, and visual - protected, visual + protected in a word over
@@ -134,12 +146,14 @@ def pair_lines(plan) -> list:
     chain = []
     seed = []
     if plan.zone_hilo:
-        a, b, zin, zout, zr = plan.zone_hilo
-        seed += [f"int32_t {zout};", f"const int32_t {zin} = fx_d2_zones(dx, dy, {zr}, {a}, {b}, &{zout});"]
+        z = plan.zone_hilo
+        seed += [f"int32_t {z.outer};",
+                 f"const int32_t {z.inner} = fx_d2_zones(dx, dy, {z.r}, {z.a}, {z.b}, &{z.outer});"]
     for z in ("protected", "visual"):
         gs = by_test.get(("seed", z))
         if gs:
-            test = f"{plan.zone_hilo[2 if z == 'protected' else 3]} < 0" if plan.zone_hilo else f"d2 < {z}2"
+            hilo = plan.zone_hilo
+            test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
             chain.append((test, branch(plan, gs)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
