@@ -57,14 +57,34 @@ def test_which_rules_visit_each_pair_once(tmp_path):
         assert text.count("void boids_step(") == 1 and "boids_step_all" not in text
 
 
-def test_the_ring_is_a_power_of_two_and_an_entry_a_shift():
+def test_the_ring_is_a_power_of_two_and_its_entry_planes_of_a_boid(tmp_path):
     assert [pairs_once.ring_size(c) for c in (1, 100, 120, 128, 129, 500, 4000)] == [1, 128, 128, 128, 256, 256, 256]
     # a fatter entry (64-bit sums) gets fewer: the ring's RAM is capped, not its count
     assert pairs_once.ring_size(500, 64) == 128 and pairs_once.ring_size(500, 64) * 64 <= pairs_once.RING_BYTES
-    m = checked_model(Path(DEFAULT_SPEC))
-    fc = FlockC(m, lowered(m))
-    size = sum(8 if t == "fx_acc" else 4 for t, _ in pairs_once.fields(fc)) + 4 * pairs_once.entry_pad(fc)
-    assert size & (size - 1) == 0
+    # a 16-byte boid: the entry in planes of 16 B, found from the boid's address
+    m = checked_model(_spec(tmp_path, 500, grid=True))
+    fc = FlockC(m, lowered(m), once=True)
+    fs, planes = pairs_once.fields(fc), pairs_once.planes(fc)
+    assert pairs_once.boid_bytes(fc) == 16 and pairs_once.by_address(fc)
+    assert [f for pl in planes for f in pl] == fs and len(planes) > 1
+    assert all(sum(8 if t == "fx_acc" else 4 for t, _ in pl) <= 16 for pl in planes)
+    assert pairs_once.entry_bytes(fc) == 16 * len(planes)
+    text = "\n".join(pairs_once.typedef(fc))
+    assert "(uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))" in text
+    # a boid with a state field (20 B): one plane, the entry padded to a power of two, found by its slot
+    from .test_issue_examples import FLOCK_PARAMS, FLOCK_RULES
+    from .test_issue_examples import _spec as examples_spec
+
+    spec = examples_spec(tmp_path, "boids.yaml", "st", FLOCK_PARAMS, FLOCK_RULES, "performance: {grid: true}\n")
+    spec.write_text(spec.read_text().replace("update_order: sequential", "update_order: synchronous"))
+    m = checked_model(spec)
+    fc = FlockC(m, lowered(m), once=True)
+    assert pairs_once.refusal(fc) is None and fc.once
+    assert pairs_once.boid_bytes(fc) == 20 and not pairs_once.by_address(fc)
+    assert pairs_once.planes(fc) == [pairs_once.fields(fc)]
+    size = pairs_once.entry_bytes(fc)
+    assert size & (size - 1) == 0 and size >= sum(8 if t == "fx_acc" else 4 for t, _ in pairs_once.fields(fc))
+    assert "((at) - others) & (BOIDS_PAIR_RING - 1)" in "\n".join(pairs_once.typedef(fc))
 
 
 def _frames(spec: Path, work: Path, n: int) -> tuple[int, int]:

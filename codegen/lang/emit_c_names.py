@@ -28,9 +28,9 @@ GENERATED = frozenset("""
 f r P n i j k s b o p x y vx vy dx dy d2 dist box seed_box others previous cell cols rows cells
 gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim protected2 visual2 tries lo hi tx ty want range range2 best best_d2
 hx hy hd2 sx sy seen grid_order grid_cell grid_start grid_coord recip spawn_velocity memcpy memset
-k_best d2_best r2 a q me mdx mdy mdist pair_acc pair_acc_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
+k_best d2_best r2 a q me mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
-""".split())
+""".split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)}  # 8: pairs_once.MAX_PLANES | {f"pair_plane{k}_t" for k in range(8)}
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
 # What a rule's C block may reference without spelling it: macro expansions
 # (BOIDS_MAG -> fx_hypot / fx_amb((x), (y), ((fx)alpha), ...)) and the types.
@@ -179,7 +179,11 @@ class RuleNames(Names):
 
     def sum(self, name):
         if name in self.rule.sums:
-            return ("q->" if self.where == "mirror" else "") + self.rule.sums[name]
+            if self.where == "mirror":
+                from .pairs_once import ref
+
+                return ref(self.plan, "q", self.rule.sums[name])
+            return self.rule.sums[name]
         return ph("sum", name)
 
     def ret(self):

@@ -83,34 +83,86 @@ def fields(plan) -> list:
     return wide + narrow
 
 
-def _field_bytes(plan) -> int:
-    return sum(8 if t == "fx_acc" else 4 for t, _ in fields(plan))
+def _bytes(fs) -> int:
+    return sum(8 if t == "fx_acc" else 4 for t, _ in fs)
+
+
+def boid_bytes(plan) -> int:
+    """sizeof(boid_t): x, y, vx, vy and the rules' state, 4 bytes each."""
+    return 4 * (4 + len(plan.state))
+
+
+MAX_PLANES = 8
+
+
+def planes(plan) -> list:
+    """The entry's fields in planes of sizeof(boid_t) bytes, when that is a
+    power of two: the boid's entry is then found from its address in
+    `previous` (typedef's BOIDS_PAIR_ENTRY), and one base register and constant
+    offsets reach every field (M4K: 3 fewer instructions each pair in range).
+    Otherwise one plane: the entry, padded to a power of two bytes."""
+    fs, width = fields(plan), boid_bytes(plan)
+    out, cur = [], []
+    for f in fs:
+        if cur and _bytes(cur + [f]) > width:
+            out.append(cur)
+            cur = []
+        cur.append(f)
+    out.append(cur)
+    if width & (width - 1) or len(out) > MAX_PLANES:
+        return [fs]
+    return out
+
+
+def by_address(plan) -> bool:
+    return _plane_bytes(plan) == boid_bytes(plan)
+
+
+def _plane_bytes(plan) -> int:
+    """A plane's bytes: sizeof(boid_t), or the one plane's size rounded up to
+    a power of two (a shift of the slot, not a multiply)."""
+    width = boid_bytes(plan)
+    if not width & (width - 1) and all(_bytes(pl) <= width for pl in planes(plan)):
+        return width
+    p2 = 4
+    while p2 < _bytes(fields(plan)):
+        p2 *= 2
+    return p2
 
 
 def entry_bytes(plan) -> int:
-    return _field_bytes(plan) + 4 * entry_pad(plan)
+    return _plane_bytes(plan) * len(planes(plan))
 
 
-def entry_pad(plan) -> int:
-    """32-bit words that round the entry up to a power of two bytes, so a
-    slot's entry is a shift of its offset, not a multiply (M4K: 2 fewer
-    instructions each pair in range)."""
-    size = _field_bytes(plan)
-    p2 = 4
-    while p2 < size:
-        p2 *= 2
-    return (p2 - size) // 4
+def plane_of(plan) -> dict:
+    """Field name -> its plane."""
+    return {n: k for k, pl in enumerate(planes(plan)) for _, n in pl}
+
+
+def ref(plan, who: str, name: str) -> str:
+    """A field of the entry `who` (a: the boid's own, q: the other's)."""
+    return f"{who}{plane_of(plan)[name]}->{name}"
+
+
+def _pointers(plan, who: str, at: str, lines: list) -> list:
+    """The entry's plane pointers the lines use, all from one address: each
+    plane at a constant offset from it, one base register in the loop."""
+    used = [k for k in range(len(planes(plan))) if any(f"{who}{k}->" in ln for ln in lines)]
+    if not used:
+        return []
+    return [f"char *const {who} = BOIDS_PAIR_ENTRY({at});"] + [
+        f"pair_plane{k}_t *const {who}{k} = BOIDS_PAIR_PLANE({k}, {who});" for k in used]
 
 
 def boid_decls(plan, slot: str) -> list:
     """The boid's counts and sums, started from what earlier boids' visits
     left in its ring entry, which is then cleared for a later slot."""
-    out = [f"pair_acc_t *const a = &pair_acc[({slot}) & (BOIDS_PAIR_RING - 1)];"]
+    out = []
     if not plan.start_locals and any(r.ir.reads_each.other_fields for g in plan.groups.values() for r in g.rules):
         out.append(f"const boid_t *const me = others + {slot}; /* the boid as the others read it */")
-    out += [f"{ctype} {name} = a->{name};" for ctype, name in fields(plan)]
-    out += [f"a->{name} = 0;" for _, name in fields(plan)]
-    return out
+    out += [f"{ctype} {name} = {ref(plan, 'a', name)};" for ctype, name in fields(plan)]
+    out += [f"{ref(plan, 'a', name)} = 0;" for _, name in fields(plan)]
+    return _pointers(plan, "a", f"others + {slot}", out) + out
 
 
 def mirror(plan, groups: list) -> list:
@@ -120,7 +172,7 @@ def mirror(plan, groups: list) -> list:
     body = []
     for g in groups:
         if g.count:
-            body.append(f"q->{g.count}++;")
+            body.append(f"{ref(plan, 'q', g.count)}++;")
         for r in g.rules:
             lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "mirror"))
             body += finish(wrap(lines, r.name), r.prefix)
@@ -130,8 +182,7 @@ def mirror(plan, groups: list) -> list:
     for g in groups:
         for r in g.rules:
             pair |= r.ir.reads_each.pair
-    head = ["/* the other's sums (each pair once) */",
-            "pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];"]
+    head = ["/* the other's sums (each pair once) */"] + _pointers(plan, "q", "o", body)
     want = [v for v in ("dx", "dy") if v in pair or "dist" in pair]
     if want:
         head.append("const fx " + ", ".join(f"m{v} = fx_sub(o->{v[1]}, {v[1]})" for v in want) + ";")
@@ -141,8 +192,24 @@ def mirror(plan, groups: list) -> list:
 
 
 def typedef(plan) -> list:
-    """The ring's entry type and the ring (boids_flock.c)."""
-    fs = fields(plan)
-    pad = [f"    uint32_t pad[{entry_pad(plan)}]; /* a power of two bytes */"] if entry_pad(plan) else []
-    return ([f"typedef struct {{ /* entry: {entry_bytes(plan)} B */"] + [f"    {t} {n};" for t, n in fs] + pad
-            + ["} pair_acc_t;", "static pair_acc_t pair_acc[BOIDS_PAIR_RING];"])
+    """The ring's planes, the ring, and the address of a boid's entry (boids_flock.c)."""
+    width = _plane_bytes(plan)
+    out = []
+    for k, pl in enumerate(planes(plan)):
+        pad = (width - _bytes(pl)) // 4
+        out += ([f"typedef struct {{ /* plane {k}: {width} B */"] + [f"    {t} {n};" for t, n in pl]
+                + ([f"    uint32_t pad[{pad}];"] if pad else []) + [f"}} pair_plane{k}_t;"])
+    arrays = " ".join(f"pair_plane{k}_t plane{k}[BOIDS_PAIR_RING];" for k in range(len(planes(plan))))
+    out += [f"typedef struct {{ /* entry: {entry_bytes(plan)} B */ {arrays} }} pair_ring_t;",
+            "static pair_ring_t pair_ring;",
+            "#define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))"]
+    if by_address(plan):
+        out += ["/* the entry of the boid at `at` in `previous`: its address masked to the",
+                " * ring, so slot s gets (floor(&previous[0] / sizeof(boid_t)) + s) mod",
+                " * BOIDS_PAIR_RING, distinct for any BOIDS_PAIR_RING slots in a row */",
+                "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring + ((uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))))",
+                "typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];"]
+    else:
+        out += ["/* the entry of the boid at `at` in `previous`: its slot in the ring */",
+                "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[((at) - others) & (BOIDS_PAIR_RING - 1)])"]
+    return out

@@ -133,7 +133,7 @@ static boid_t previous[BOIDS_CAPACITY];
 /* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
-typedef struct { /* entry: 32 B */
+typedef struct { /* plane 0: 32 B */
     int32_t n_visual;
     fx_acc32 alignment_sum_vx;
     fx_acc32 alignment_sum_vy;
@@ -141,9 +141,13 @@ typedef struct { /* entry: 32 B */
     fx_acc32 cohesion_sum_y;
     fx_acc32 separation_close_dx;
     fx_acc32 separation_close_dy;
-    uint32_t pad[1]; /* a power of two bytes */
-} pair_acc_t;
-static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+    uint32_t pad[1];
+} pair_plane0_t;
+typedef struct { /* entry: 32 B */ pair_plane0_t plane0[BOIDS_PAIR_RING]; } pair_ring_t;
+static pair_ring_t pair_ring;
+#define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))
+/* the entry of the boid at `at` in `previous`: its slot in the ring */
+#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[((at) - others) & (BOIDS_PAIR_RING - 1)])
 
 void boids_step(flock_t *f, rng_t *r)
 {
@@ -165,21 +169,22 @@ void boids_step(flock_t *f, rng_t *r)
         fx vx = b->vx, vy = b->vy;
         fx st_bias = b->bias;
         const boid_t *o;
-        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
-        int32_t n_visual = a->n_visual;
-        fx_acc32 alignment_sum_vx = a->alignment_sum_vx;
-        fx_acc32 alignment_sum_vy = a->alignment_sum_vy;
-        fx_acc32 cohesion_sum_x = a->cohesion_sum_x;
-        fx_acc32 cohesion_sum_y = a->cohesion_sum_y;
-        fx_acc32 separation_close_dx = a->separation_close_dx;
-        fx_acc32 separation_close_dy = a->separation_close_dy;
-        a->n_visual = 0;
-        a->alignment_sum_vx = 0;
-        a->alignment_sum_vy = 0;
-        a->cohesion_sum_x = 0;
-        a->cohesion_sum_y = 0;
-        a->separation_close_dx = 0;
-        a->separation_close_dy = 0;
+        char *const a = BOIDS_PAIR_ENTRY(others + i);
+        pair_plane0_t *const a0 = BOIDS_PAIR_PLANE(0, a);
+        int32_t n_visual = a0->n_visual;
+        fx_acc32 alignment_sum_vx = a0->alignment_sum_vx;
+        fx_acc32 alignment_sum_vy = a0->alignment_sum_vy;
+        fx_acc32 cohesion_sum_x = a0->cohesion_sum_x;
+        fx_acc32 cohesion_sum_y = a0->cohesion_sum_y;
+        fx_acc32 separation_close_dx = a0->separation_close_dx;
+        fx_acc32 separation_close_dy = a0->separation_close_dy;
+        a0->n_visual = 0;
+        a0->alignment_sum_vx = 0;
+        a0->alignment_sum_vy = 0;
+        a0->cohesion_sum_x = 0;
+        a0->cohesion_sum_y = 0;
+        a0->separation_close_dx = 0;
+        a0->separation_close_dy = 0;
 
         /* the boids after this one (each pair once) */
         for (o = others + i + 1; o != others + n; o++) {
@@ -195,11 +200,12 @@ void boids_step(flock_t *f, rng_t *r)
                 separation_close_dy = fx_add(separation_close_dy, dy);
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     /* separation */
-                    q->separation_close_dx = fx_add(q->separation_close_dx, mdx);
-                    q->separation_close_dy = fx_add(q->separation_close_dy, mdy);
+                    q0->separation_close_dx = fx_add(q0->separation_close_dx, mdx);
+                    q0->separation_close_dy = fx_add(q0->separation_close_dy, mdy);
                 }
             } else if (in_visual < 0) {
                 n_visual++;
@@ -211,15 +217,16 @@ void boids_step(flock_t *f, rng_t *r)
                 cohesion_sum_y = fx_sub(cohesion_sum_y, dy);
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q->n_visual++;
+                    q0->n_visual++;
                     /* alignment */
-                    q->alignment_sum_vx = fx_add(q->alignment_sum_vx, vx);
-                    q->alignment_sum_vy = fx_add(q->alignment_sum_vy, vy);
+                    q0->alignment_sum_vx = fx_add(q0->alignment_sum_vx, vx);
+                    q0->alignment_sum_vy = fx_add(q0->alignment_sum_vy, vy);
                     /* cohesion */
-                    q->cohesion_sum_x = fx_sub(q->cohesion_sum_x, mdx);
-                    q->cohesion_sum_y = fx_sub(q->cohesion_sum_y, mdy);
+                    q0->cohesion_sum_x = fx_sub(q0->cohesion_sum_x, mdx);
+                    q0->cohesion_sum_y = fx_sub(q0->cohesion_sum_y, mdy);
                 }
             }
         }

@@ -128,17 +128,30 @@ static boid_t previous[BOIDS_CAPACITY];
 /* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
-typedef struct { /* entry: 64 B */
+typedef struct { /* plane 0: 16 B */
     fx_acc separation_inverse_push_x;
     fx_acc separation_inverse_push_y;
+} pair_plane0_t;
+typedef struct { /* plane 1: 16 B */
     fx_acc alignment_unit_sum_vx;
     fx_acc alignment_unit_sum_vy;
+} pair_plane1_t;
+typedef struct { /* plane 2: 16 B */
     fx_acc cohesion_radius_sum_x;
     fx_acc cohesion_radius_sum_y;
+} pair_plane2_t;
+typedef struct { /* plane 3: 16 B */
     int32_t n_r_neighbor_radius;
-    uint32_t pad[3]; /* a power of two bytes */
-} pair_acc_t;
-static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+    uint32_t pad[3];
+} pair_plane3_t;
+typedef struct { /* entry: 64 B */ pair_plane0_t plane0[BOIDS_PAIR_RING]; pair_plane1_t plane1[BOIDS_PAIR_RING]; pair_plane2_t plane2[BOIDS_PAIR_RING]; pair_plane3_t plane3[BOIDS_PAIR_RING]; } pair_ring_t;
+static pair_ring_t pair_ring;
+#define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))
+/* the entry of the boid at `at` in `previous`: its address masked to the
+ * ring, so slot s gets (floor(&previous[0] / sizeof(boid_t)) + s) mod
+ * BOIDS_PAIR_RING, distinct for any BOIDS_PAIR_RING slots in a row */
+#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring + ((uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))))
+typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];
 
 void boids_step(flock_t *f, rng_t *r)
 {
@@ -161,21 +174,25 @@ void boids_step(flock_t *f, rng_t *r)
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
         const boid_t *o;
-        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
-        fx_acc separation_inverse_push_x = a->separation_inverse_push_x;
-        fx_acc separation_inverse_push_y = a->separation_inverse_push_y;
-        fx_acc alignment_unit_sum_vx = a->alignment_unit_sum_vx;
-        fx_acc alignment_unit_sum_vy = a->alignment_unit_sum_vy;
-        fx_acc cohesion_radius_sum_x = a->cohesion_radius_sum_x;
-        fx_acc cohesion_radius_sum_y = a->cohesion_radius_sum_y;
-        int32_t n_r_neighbor_radius = a->n_r_neighbor_radius;
-        a->separation_inverse_push_x = 0;
-        a->separation_inverse_push_y = 0;
-        a->alignment_unit_sum_vx = 0;
-        a->alignment_unit_sum_vy = 0;
-        a->cohesion_radius_sum_x = 0;
-        a->cohesion_radius_sum_y = 0;
-        a->n_r_neighbor_radius = 0;
+        char *const a = BOIDS_PAIR_ENTRY(others + i);
+        pair_plane0_t *const a0 = BOIDS_PAIR_PLANE(0, a);
+        pair_plane1_t *const a1 = BOIDS_PAIR_PLANE(1, a);
+        pair_plane2_t *const a2 = BOIDS_PAIR_PLANE(2, a);
+        pair_plane3_t *const a3 = BOIDS_PAIR_PLANE(3, a);
+        fx_acc separation_inverse_push_x = a0->separation_inverse_push_x;
+        fx_acc separation_inverse_push_y = a0->separation_inverse_push_y;
+        fx_acc alignment_unit_sum_vx = a1->alignment_unit_sum_vx;
+        fx_acc alignment_unit_sum_vy = a1->alignment_unit_sum_vy;
+        fx_acc cohesion_radius_sum_x = a2->cohesion_radius_sum_x;
+        fx_acc cohesion_radius_sum_y = a2->cohesion_radius_sum_y;
+        int32_t n_r_neighbor_radius = a3->n_r_neighbor_radius;
+        a0->separation_inverse_push_x = 0;
+        a0->separation_inverse_push_y = 0;
+        a1->alignment_unit_sum_vx = 0;
+        a1->alignment_unit_sum_vy = 0;
+        a2->cohesion_radius_sum_x = 0;
+        a2->cohesion_radius_sum_y = 0;
+        a3->n_r_neighbor_radius = 0;
 
         /* the boids after this one (each pair once) */
         for (o = others + i + 1; o != others + n; o++) {
@@ -195,14 +212,15 @@ void boids_step(flock_t *f, rng_t *r)
                 }
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const fx mdist = fx_hypot(mdx, mdy);
                     /* separation_inverse */
                     {
                         const fx s = fx_div(FX_ONE, fx_add(FX_ONE, mdist));
-                        q->separation_inverse_push_x += fx_mul(fx_div(mdx, mdist), s);
-                        q->separation_inverse_push_y += fx_mul(fx_div(mdy, mdist), s);
+                        q0->separation_inverse_push_x += fx_mul(fx_div(mdx, mdist), s);
+                        q0->separation_inverse_push_y += fx_mul(fx_div(mdy, mdist), s);
                     }
                 }
             }
@@ -216,15 +234,18 @@ void boids_step(flock_t *f, rng_t *r)
                 cohesion_radius_sum_y -= dy;
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane1_t *const q1 = BOIDS_PAIR_PLANE(1, q);
+                    pair_plane2_t *const q2 = BOIDS_PAIR_PLANE(2, q);
+                    pair_plane3_t *const q3 = BOIDS_PAIR_PLANE(3, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q->n_r_neighbor_radius++;
+                    q3->n_r_neighbor_radius++;
                     /* alignment_unit */
-                    q->alignment_unit_sum_vx += vx;
-                    q->alignment_unit_sum_vy += vy;
+                    q1->alignment_unit_sum_vx += vx;
+                    q1->alignment_unit_sum_vy += vy;
                     /* cohesion_radius */
-                    q->cohesion_radius_sum_x -= mdx;
-                    q->cohesion_radius_sum_y -= mdy;
+                    q2->cohesion_radius_sum_x -= mdx;
+                    q2->cohesion_radius_sum_y -= mdy;
                 }
             }
         }

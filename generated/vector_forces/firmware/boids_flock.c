@@ -68,17 +68,26 @@ static boid_t previous[BOIDS_CAPACITY];
 /* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
-typedef struct { /* entry: 32 B */
+typedef struct { /* plane 0: 16 B */
     int32_t n_r_separation_radius;
     int32_t n_r_neighbor_radius;
     fx_acc32 separation_force_push_x;
     fx_acc32 separation_force_push_y;
+} pair_plane0_t;
+typedef struct { /* plane 1: 16 B */
     fx_acc32 alignment_force_sum_vx;
     fx_acc32 alignment_force_sum_vy;
     fx_acc32 cohesion_force_to_x;
     fx_acc32 cohesion_force_to_y;
-} pair_acc_t;
-static pair_acc_t pair_acc[BOIDS_PAIR_RING];
+} pair_plane1_t;
+typedef struct { /* entry: 32 B */ pair_plane0_t plane0[BOIDS_PAIR_RING]; pair_plane1_t plane1[BOIDS_PAIR_RING]; } pair_ring_t;
+static pair_ring_t pair_ring;
+#define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))
+/* the entry of the boid at `at` in `previous`: its address masked to the
+ * ring, so slot s gets (floor(&previous[0] / sizeof(boid_t)) + s) mod
+ * BOIDS_PAIR_RING, distinct for any BOIDS_PAIR_RING slots in a row */
+#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring + ((uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))))
+typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];
 
 void boids_step(flock_t *f, rng_t *r)
 {
@@ -100,23 +109,25 @@ void boids_step(flock_t *f, rng_t *r)
         const fx x = b->x, y = b->y;
         fx vx = b->vx, vy = b->vy;
         const boid_t *o;
-        pair_acc_t *const a = &pair_acc[(i) & (BOIDS_PAIR_RING - 1)];
-        int32_t n_r_separation_radius = a->n_r_separation_radius;
-        int32_t n_r_neighbor_radius = a->n_r_neighbor_radius;
-        fx_acc32 separation_force_push_x = a->separation_force_push_x;
-        fx_acc32 separation_force_push_y = a->separation_force_push_y;
-        fx_acc32 alignment_force_sum_vx = a->alignment_force_sum_vx;
-        fx_acc32 alignment_force_sum_vy = a->alignment_force_sum_vy;
-        fx_acc32 cohesion_force_to_x = a->cohesion_force_to_x;
-        fx_acc32 cohesion_force_to_y = a->cohesion_force_to_y;
-        a->n_r_separation_radius = 0;
-        a->n_r_neighbor_radius = 0;
-        a->separation_force_push_x = 0;
-        a->separation_force_push_y = 0;
-        a->alignment_force_sum_vx = 0;
-        a->alignment_force_sum_vy = 0;
-        a->cohesion_force_to_x = 0;
-        a->cohesion_force_to_y = 0;
+        char *const a = BOIDS_PAIR_ENTRY(others + i);
+        pair_plane0_t *const a0 = BOIDS_PAIR_PLANE(0, a);
+        pair_plane1_t *const a1 = BOIDS_PAIR_PLANE(1, a);
+        int32_t n_r_separation_radius = a0->n_r_separation_radius;
+        int32_t n_r_neighbor_radius = a0->n_r_neighbor_radius;
+        fx_acc32 separation_force_push_x = a0->separation_force_push_x;
+        fx_acc32 separation_force_push_y = a0->separation_force_push_y;
+        fx_acc32 alignment_force_sum_vx = a1->alignment_force_sum_vx;
+        fx_acc32 alignment_force_sum_vy = a1->alignment_force_sum_vy;
+        fx_acc32 cohesion_force_to_x = a1->cohesion_force_to_x;
+        fx_acc32 cohesion_force_to_y = a1->cohesion_force_to_y;
+        a0->n_r_separation_radius = 0;
+        a0->n_r_neighbor_radius = 0;
+        a0->separation_force_push_x = 0;
+        a0->separation_force_push_y = 0;
+        a1->alignment_force_sum_vx = 0;
+        a1->alignment_force_sum_vy = 0;
+        a1->cohesion_force_to_x = 0;
+        a1->cohesion_force_to_y = 0;
 
         /* the boids after this one (each pair once) */
         for (o = others + i + 1; o != others + n; o++) {
@@ -137,15 +148,16 @@ void boids_step(flock_t *f, rng_t *r)
                 }
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const fx mdist = fx_hypot(mdx, mdy);
-                    q->n_r_separation_radius++;
+                    q0->n_r_separation_radius++;
                     /* separation_force */
                     {
                         const fx d = mdist < FX_ONE ? FX_ONE : mdist;
-                        q->separation_force_push_x = fx_add(q->separation_force_push_x, fx_div(fx_div(mdx, mdist), d));
-                        q->separation_force_push_y = fx_add(q->separation_force_push_y, fx_div(fx_div(mdy, mdist), d));
+                        q0->separation_force_push_x = fx_add(q0->separation_force_push_x, fx_div(fx_div(mdx, mdist), d));
+                        q0->separation_force_push_y = fx_add(q0->separation_force_push_y, fx_div(fx_div(mdy, mdist), d));
                     }
                 }
             }
@@ -159,15 +171,17 @@ void boids_step(flock_t *f, rng_t *r)
                 cohesion_force_to_y = fx_sub(cohesion_force_to_y, dy);
                 {
                     /* the other's sums (each pair once) */
-                    pair_acc_t *const q = &pair_acc[(o - others) & (BOIDS_PAIR_RING - 1)];
+                    char *const q = BOIDS_PAIR_ENTRY(o);
+                    pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
+                    pair_plane1_t *const q1 = BOIDS_PAIR_PLANE(1, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q->n_r_neighbor_radius++;
+                    q0->n_r_neighbor_radius++;
                     /* alignment_force */
-                    q->alignment_force_sum_vx = fx_add(q->alignment_force_sum_vx, vx);
-                    q->alignment_force_sum_vy = fx_add(q->alignment_force_sum_vy, vy);
+                    q1->alignment_force_sum_vx = fx_add(q1->alignment_force_sum_vx, vx);
+                    q1->alignment_force_sum_vy = fx_add(q1->alignment_force_sum_vy, vy);
                     /* cohesion_force */
-                    q->cohesion_force_to_x = fx_sub(q->cohesion_force_to_x, mdx);
-                    q->cohesion_force_to_y = fx_sub(q->cohesion_force_to_y, mdy);
+                    q1->cohesion_force_to_x = fx_sub(q1->cohesion_force_to_x, mdx);
+                    q1->cohesion_force_to_y = fx_sub(q1->cohesion_force_to_y, mdy);
                 }
             }
         }
