@@ -90,6 +90,10 @@ class FlockC:
         self.predator_motion = self._predator_motion() if m.spec.predators else []
 
     # --- names -----------------------------------------------------------
+    def alloc_name(self, name: str) -> str:
+        """A C name no other emitted name takes."""
+        return self._alloc(name)
+
     def _alloc(self, name: str) -> str:
         cand, k = name, 2
         while cand in self._taken:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from .emit_c_expr import block
 from .emit_c_names import finish, ind, wrap
 from .ir import If, Return
+from .ring_sched import pipelined
 
 RING_BYTES = 8192  # the ring's most RAM: 256 entries of the default rules' 32 B
 
@@ -178,6 +179,7 @@ def mirror(plan, groups: list) -> list:
             body += finish(wrap(lines, r.name), r.prefix)
     if not body:
         return []
+    body = pipelined(plan, body, dict((n, t) for t, n in fields(plan)))
     pair = set()
     for g in groups:
         for r in g.rules:

@@ -203,9 +203,11 @@ void boids_step(flock_t *f, rng_t *r)
                     char *const q = BOIDS_PAIR_ENTRY(o);
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
+                    const fx_acc32 was_separation_close_dx = q0->separation_close_dx;
+                    const fx_acc32 was_separation_close_dy = q0->separation_close_dy;
                     /* separation */
-                    q0->separation_close_dx = fx_add(q0->separation_close_dx, mdx);
-                    q0->separation_close_dy = fx_add(q0->separation_close_dy, mdy);
+                    q0->separation_close_dx = fx_add(was_separation_close_dx, mdx);
+                    q0->separation_close_dy = fx_add(was_separation_close_dy, mdy);
                 }
             } else if (in_visual < 0) {
                 n_visual++;
@@ -220,13 +222,18 @@ void boids_step(flock_t *f, rng_t *r)
                     char *const q = BOIDS_PAIR_ENTRY(o);
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q0->n_visual++;
+                    const int32_t was_n_visual = q0->n_visual;
+                    const fx_acc32 was_alignment_sum_vx = q0->alignment_sum_vx;
+                    q0->n_visual = was_n_visual + 1;
+                    const fx_acc32 was_alignment_sum_vy = q0->alignment_sum_vy;
                     /* alignment */
-                    q0->alignment_sum_vx = fx_add(q0->alignment_sum_vx, vx);
-                    q0->alignment_sum_vy = fx_add(q0->alignment_sum_vy, vy);
+                    q0->alignment_sum_vx = fx_add(was_alignment_sum_vx, vx);
+                    const fx_acc32 was_cohesion_sum_x = q0->cohesion_sum_x;
+                    q0->alignment_sum_vy = fx_add(was_alignment_sum_vy, vy);
+                    const fx_acc32 was_cohesion_sum_y = q0->cohesion_sum_y;
                     /* cohesion */
-                    q0->cohesion_sum_x = fx_sub(q0->cohesion_sum_x, mdx);
-                    q0->cohesion_sum_y = fx_sub(q0->cohesion_sum_y, mdy);
+                    q0->cohesion_sum_x = fx_sub(was_cohesion_sum_x, mdx);
+                    q0->cohesion_sum_y = fx_sub(was_cohesion_sum_y, mdy);
                 }
             }
         }

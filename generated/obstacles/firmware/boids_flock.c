@@ -239,13 +239,18 @@ void boids_step(flock_t *f, rng_t *r)
                     pair_plane2_t *const q2 = BOIDS_PAIR_PLANE(2, q);
                     pair_plane3_t *const q3 = BOIDS_PAIR_PLANE(3, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q3->n_r_neighbor_radius++;
+                    const int32_t was_n_r_neighbor_radius = q3->n_r_neighbor_radius;
+                    const fx_acc was_alignment_unit_sum_vx = q1->alignment_unit_sum_vx;
+                    q3->n_r_neighbor_radius = was_n_r_neighbor_radius + 1;
+                    const fx_acc was_alignment_unit_sum_vy = q1->alignment_unit_sum_vy;
                     /* alignment_unit */
-                    q1->alignment_unit_sum_vx += vx;
-                    q1->alignment_unit_sum_vy += vy;
+                    q1->alignment_unit_sum_vx = was_alignment_unit_sum_vx + (vx);
+                    const fx_acc was_cohesion_radius_sum_x = q2->cohesion_radius_sum_x;
+                    q1->alignment_unit_sum_vy = was_alignment_unit_sum_vy + (vy);
+                    const fx_acc was_cohesion_radius_sum_y = q2->cohesion_radius_sum_y;
                     /* cohesion_radius */
-                    q2->cohesion_radius_sum_x -= mdx;
-                    q2->cohesion_radius_sum_y -= mdy;
+                    q2->cohesion_radius_sum_x = was_cohesion_radius_sum_x - (mdx);
+                    q2->cohesion_radius_sum_y = was_cohesion_radius_sum_y - (mdy);
                 }
             }
         }

@@ -175,13 +175,18 @@ void boids_step(flock_t *f, rng_t *r)
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     pair_plane1_t *const q1 = BOIDS_PAIR_PLANE(1, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
-                    q0->n_r_neighbor_radius++;
+                    const int32_t was_n_r_neighbor_radius = q0->n_r_neighbor_radius;
+                    const fx_acc32 was_alignment_force_sum_vx = q1->alignment_force_sum_vx;
+                    q0->n_r_neighbor_radius = was_n_r_neighbor_radius + 1;
+                    const fx_acc32 was_alignment_force_sum_vy = q1->alignment_force_sum_vy;
                     /* alignment_force */
-                    q1->alignment_force_sum_vx = fx_add(q1->alignment_force_sum_vx, vx);
-                    q1->alignment_force_sum_vy = fx_add(q1->alignment_force_sum_vy, vy);
+                    q1->alignment_force_sum_vx = fx_add(was_alignment_force_sum_vx, vx);
+                    const fx_acc32 was_cohesion_force_to_x = q1->cohesion_force_to_x;
+                    q1->alignment_force_sum_vy = fx_add(was_alignment_force_sum_vy, vy);
+                    const fx_acc32 was_cohesion_force_to_y = q1->cohesion_force_to_y;
                     /* cohesion_force */
-                    q1->cohesion_force_to_x = fx_sub(q1->cohesion_force_to_x, mdx);
-                    q1->cohesion_force_to_y = fx_sub(q1->cohesion_force_to_y, mdy);
+                    q1->cohesion_force_to_x = fx_sub(was_cohesion_force_to_x, mdx);
+                    q1->cohesion_force_to_y = fx_sub(was_cohesion_force_to_y, mdy);
                 }
             }
         }
