@@ -106,12 +106,6 @@ static inline fx fx_mul(fx a, fx b)
     return fx_wrap64(fx_asr64((int64_t)a * (int64_t)b, FX_FRAC_BITS));
 }
 
-static inline fx fx_div(fx a, fx b)
-{
-    if (b == 0) return 0;
-    return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
-}
-
 static inline fx fx_idiv(fx a, int32_t n)
 {
     if (n == 0) return 0;
@@ -131,6 +125,33 @@ static inline int fx_clz32(uint32_t v)
     }
     return n;
 #endif
+}
+
+/* trunc(a * 2^FX_FRAC_BITS / b), wrapped; b == 0 gives 0. For |b| < 2^24
+ * in words: |a| / |b|, then the fraction's bits as many at a time as a
+ * word holds beside the remainder (r < |b|, so r << clz(|b|) fits), each
+ * digit and remainder from one 32/32 divide. On the M4K that is two `divu`
+ * for |b| < 2^17 (speeds up to 4 px in Q15), three up to 2^24, where the
+ * 64-bit quotient is a libgcc __divdi3 call. The quotient is kept modulo
+ * 2^32, the bits fx_wrap64 keeps of the 64-bit one. */
+static inline fx fx_div(fx a, fx b)
+{
+    const uint32_t ua = a < 0 ? 0u - (uint32_t)a : (uint32_t)a, ub = b < 0 ? 0u - (uint32_t)b : (uint32_t)b;
+    uint32_t q, r;
+    int k, w;
+    if (b == 0) return 0;
+    if (ub >= (1u << 24)) return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
+    w = fx_clz32(ub);
+    q = ua / ub;
+    r = ua % ub;
+    for (k = FX_FRAC_BITS; k > 0; k -= w) { /* q = floor(|a| 2^j / |b|), r its remainder, j bits done */
+        uint32_t t;
+        if (w > k) w = k;
+        t = r << w;
+        q = (q << w) + t / ub;
+        r = t % ub;
+    }
+    return fx_from_u32((a < 0) != (b < 0) ? 0u - q : q);
 }
 
 /* The MIPS32 HI:LO products (fx_umul64, fx_d2, fx_sq64) where the core has

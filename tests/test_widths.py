@@ -67,6 +67,8 @@ def py(op, a, b=0, c=0) -> int:
         r, r2 = zr((op, a, b, c))
         d2 = a * a + b * b
         return int(d2 < r * r) + 2 * int(d2 < r2 * r2)
+    if op == "div":  # Q15 (the drivers' FX_FRAC_BITS)
+        return int(F.fx_div(np.int64(a), np.int64(b), 15))
     if op == "acc32_sum":  # the C adds in 32 bits, wrapping; the kernel wraps the exact sum once
         return int(F.fx_wrap32(np.int64(a) + np.int64(b) + np.int64(c)))
     raise KeyError(op)
@@ -90,6 +92,22 @@ def test_d2_random(driver):
         s = rnd.choice([8, 16, 20, 24, 31])
         cases.append(("d2", rnd.randint(-(2**s), 2**s - 1), rnd.randint(-(2**s), 2**s - 1)))
     check(driver, cases)
+
+
+def test_div_in_words(driver):
+    """fx_div's 32/32 steps (|b| < 2^24) and its 64-bit rest, against the
+    exact truncated quotient: each divisor length around its edges (one
+    step, two, the 2^24 switch), every sign, the word's ends, quotients
+    that wrap."""
+    rnd = random.Random(24)
+    bs = [s * (v + d) for v in [1 << k for k in range(0, 32)] for d in (-1, 0, 1) for s in (1, -1)]
+    bs = [b for b in bs if I32_MIN <= b <= I32_MAX] + [I32_MIN, I32_MAX, 0]
+    cases = [("div", a, b) for a in EDGES for b in bs]
+    for _ in range(4000):
+        sa, sb = rnd.choice([4, 12, 17, 20, 24, 31]), rnd.choice([1, 8, 16, 17, 18, 23, 24, 25, 31])
+        cases.append(("div", rnd.randint(-(2**sa), 2**sa - 1), rnd.randint(-(2**sb), 2**sb - 1)))
+    check(driver, cases)
+    assert py("div", -1, 3 << 15) == 0 and py("div", I32_MIN, 1) == 0  # truncation; 2^46 wraps to 0
 
 
 def zones_case(dx, dy, r, r2):

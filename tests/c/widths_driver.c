@@ -3,7 +3,7 @@
  * natively and for the M4K (mipsel-linux-gnu-gcc -march=m4k -O1, run under
  * qemu-mipsel), so the inline-assembly and 32-bit forms are checked against
  * pysim/fxops.py on the core they are written for (acc_mean_about: a is the
- * whole 64-bit sum). -DFX_FRAC_BITS=F. */
+ * whole 64-bit sum; div: fx_div in words). -DFX_FRAC_BITS=F. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +27,7 @@ int main(void)
             const int32_t inner = fx_d2_zones(x, y, r, (fx)(r2 - r), (fx)(r2 + r), &outer);
             printf("%d\n", (inner < 0) + 2 * (outer < 0));
         } else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
+        else if (!strcmp(op, "div")) printf("%" PRId32 "\n", fx_div(x, y));
         else return 2;
         (void)z;
     }
