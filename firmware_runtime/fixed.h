@@ -366,6 +366,41 @@ static inline fx fx_acc32_mean_about(fx_acc32 d, int32_t n, fx base)
     return fx_wrap64(v);
 }
 
+/* The 32-bit means with the divisor as a multiply, for 1 <= n, from m =
+ * floor((2^32 - 1) / n) (a table in the generated code: boids_flock.c's
+ * boids_recip). For v <= 2^31, v * m / 2^32 lies in (v / n - 1/2 - 1, v / n]
+ * (m >= (2^32 - n) / n), so its floor is floor(v / n) or one less, and one
+ * compare of the remainder corrects it: a `multu`, a `mul` and a few ALU
+ * instructions where `div` takes about 35 cycles on the M4K. Equal to
+ * fx_acc32_mean and fx_acc32_mean_about for every sum and n >= 1
+ * (tests/test_widths.py). */
+static inline uint32_t fx_udiv_by(uint32_t v, uint32_t n, uint32_t m, uint32_t *rem)
+{
+    uint32_t q = fx_mulhi_u32(v, m), r = v - q * n;
+    if (r >= n) {
+        q++;
+        r -= n;
+    }
+    *rem = r;
+    return q;
+}
+static inline fx fx_acc32_mean_by(fx_acc32 sum, int32_t n, uint32_t m)
+{
+    const uint32_t v = sum < 0 ? 0u - (uint32_t)sum : (uint32_t)sum;
+    uint32_t r;
+    const uint32_t q = fx_udiv_by(v, (uint32_t)n, m, &r);
+    return fx_from_u32(sum < 0 ? 0u - q : q);
+}
+static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t m)
+{
+    const uint32_t a = d < 0 ? 0u - (uint32_t)d : (uint32_t)d;
+    uint32_t r;
+    const uint32_t q = fx_udiv_by(a, (uint32_t)n, m, &r);
+    int64_t v = (d < 0 ? -(int64_t)q - (r != 0) : (int64_t)q) + base; /* floor(d / n) + base */
+    if (r != 0 && v < 0) v++;
+    return fx_wrap64(v);
+}
+
 /* The rule language's remaining named ops (codegen/lang/ops.py), each one
  * function so the C emitter (codegen/lang/emit_c_expr.py) prints one call
  * per op and never evaluates an argument twice. Twins: pysim/fxops.py. */

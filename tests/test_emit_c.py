@@ -452,8 +452,8 @@ def test_default_spec_boids_step_reads_like_the_seed():
                    # cohesion's positions as offsets from the boid (codegen/lang/offsets.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
                    "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
-                   "cohesion_sum_x = fx_sub(cohesion_sum_x, dx);", "fx_acc32_mean_about(cohesion_sum_x, n_visual, x)",
-                   "fx_acc32_mean(alignment_sum_vx, n_visual)",
+                   "cohesion_sum_x = fx_sub(cohesion_sum_x, dx);", "boids_mean_about(cohesion_sum_x, n_visual, x)",
+                   "boids_mean(alignment_sum_vx, n_visual)",  # the divisor a multiply (mean_table.py)
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
                    # the speed compared as its square, the root only where read (codegen/lang/roots.py)
                    "const uint64_t speed_sq = fx_mag2(vx, vy);", "if (fx_mag_lt(speed_sq, P->min_speed)) {",

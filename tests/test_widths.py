@@ -67,6 +67,10 @@ def py(op, a, b=0, c=0) -> int:
         r, r2 = zr((op, a, b, c))
         d2 = a * a + b * b
         return int(d2 < r * r) + 2 * int(d2 < r2 * r2)
+    if op == "mean_by":  # the same mean as acc32_mean, for n >= 1
+        return py("acc32_mean", a, b)
+    if op == "mean_about_by":
+        return py("acc32_mean_about", a, b, c)
     if op == "div":  # Q15 (the drivers' FX_FRAC_BITS)
         return int(F.fx_div(np.int64(a), np.int64(b), 15))
     if op == "acc32_sum":  # the C adds in 32 bits, wrapping; the kernel wraps the exact sum once
@@ -108,6 +112,23 @@ def test_div_in_words(driver):
         cases.append(("div", rnd.randint(-(2**sa), 2**sa - 1), rnd.randint(-(2**sb), 2**sb - 1)))
     check(driver, cases)
     assert py("div", -1, 3 << 15) == 0 and py("div", I32_MIN, 1) == 0  # truncation; 2^46 wraps to 0
+
+
+def test_means_by_a_reciprocal(driver):
+    """fx_acc32_mean_by and fx_acc32_mean_about_by (the generated code's
+    table of floor((2^32 - 1) / n)) against the exact means, for every n up
+    to 1100 on the sums that stress the one correction (multiples of n and
+    their neighbours, the word's ends) and on random sums and bases."""
+    rnd = random.Random(1100)
+    cases = []
+    for n in range(1, 1101):
+        sums = {0, 1, -1, I32_MAX, I32_MIN, I32_MIN + 1, n, -n, n - 1, 1 - n, n + 1, -n - 1}
+        k = (I32_MAX // n) * n
+        sums |= {k, k - 1, -k, 1 - k, -k - 1, rnd.randint(I32_MIN, I32_MAX)}
+        for sm in sums:
+            cases.append(("mean_by", sm, n))
+            cases.append(("mean_about_by", sm, n, rnd.choice([0, 1, -1, I32_MAX, I32_MIN, rnd.randint(I32_MIN, I32_MAX)])))
+    check(driver, cases)
 
 
 def zones_case(dx, dy, r, r2):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from . import emit_c_pairs as pairs
-from . import pairs_once
+from . import mean_table, pairs_once
 from .emit_c_expr import EmitError, block, expr
 from .emit_c_names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from .emit_c_pairs import Group
@@ -55,6 +55,7 @@ class FlockC:
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
         self._taken = set(GENERATED)
+        self.means_called: set = set()  # emit_c_names.RuleNames.mean32
         rules = [Rule(r.index, r.name, r.ir, dict(r.refs)) for r in m.rules]
         seen: dict = {}
         for r in rules:
@@ -88,6 +89,8 @@ class FlockC:
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)
         self.predator_motion = self._predator_motion() if m.spec.predators else []
+        # the 32-bit means' reciprocals, if the code printed above divides by a count (mean_table.py)
+        self.mean_table = mean_table.lines(m.spec.flock.capacity, self.means_called)
 
     # --- names -----------------------------------------------------------
     def alloc_name(self, name: str) -> str:

@@ -153,6 +153,10 @@ class Names:
     def ret(self) -> list:  # pragma: no cover - interface
         raise EmitError("return outside before")
 
+    def mean32(self, op: str) -> str:
+        """The C function of a 32-bit mean (sum_mean, sum_idiv, sum_mean_about)."""
+        return "fx_acc32_mean_about" if op == "sum_mean_about" else "fx_acc32_mean"  # 32/32: the M4K's div
+
 
 def _paren(text_prec: tuple[str, int], need: int) -> str:
     text, prec = text_prec
@@ -201,7 +205,7 @@ def expr(e, names: Names) -> tuple[str, int]:
     if op == "sign" and args[0].type in (Type.SUM_FIXED, Type.SUM_INT):
         fn = "fx_acc_sign"
     if op in ("sum_mean", "sum_idiv", "sum_mean_about") and isinstance(args[0], Op) and args[0].op == "sum_wrap32":
-        fn = "fx_acc32_mean_about" if op == "sum_mean_about" else "fx_acc32_mean"  # 32/32: the M4K's div
+        fn = names.mean32(op)
     if len(args) != OPS[op].arity:
         raise EmitError(f"op {op} takes {OPS[op].arity} arguments, got {len(args)}")
     return f"{fn}({', '.join(expr(a, names)[0] for a in args)})", ATOM

@@ -188,3 +188,10 @@ class RuleNames(Names):
 
     def ret(self):
         return self.plan.return_lines
+
+    def mean32(self, op):
+        from .mean_table import call
+
+        fn = call(op, self.plan.m.spec.flock.capacity)
+        self.plan.means_called.add(fn)
+        return fn

@@ -3,7 +3,8 @@
  * natively and for the M4K (mipsel-linux-gnu-gcc -march=m4k -O1, run under
  * qemu-mipsel), so the inline-assembly and 32-bit forms are checked against
  * pysim/fxops.py on the core they are written for (acc_mean_about: a is the
- * whole 64-bit sum; div: fx_div in words). -DFX_FRAC_BITS=F. */
+ * whole 64-bit sum; div: fx_div in words; *_by: the means by
+ * a reciprocal, m computed here). -DFX_FRAC_BITS=F. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,9 @@ int main(void)
             printf("%d\n", (inner < 0) + 2 * (outer < 0));
         } else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else if (!strcmp(op, "div")) printf("%" PRId32 "\n", fx_div(x, y));
+        else if (!strcmp(op, "mean_by")) printf("%" PRId32 "\n", fx_acc32_mean_by(x, (int32_t)y, 0xFFFFFFFFu / (uint32_t)y));
+        else if (!strcmp(op, "mean_about_by"))
+            printf("%" PRId32 "\n", fx_acc32_mean_about_by(x, (int32_t)y, z, 0xFFFFFFFFu / (uint32_t)y));
         else return 2;
         (void)z;
     }

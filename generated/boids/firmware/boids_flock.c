@@ -58,6 +58,37 @@ void boids_world_reset(flock_t *f, rng_t *r)
 }
 
 
+/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+ * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
+static const uint32_t boids_recip[] = {
+    0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
+    715827882u, 613566756u, 536870911u, 477218588u, 429496729u, 390451572u,
+    357913941u, 330382099u, 306783378u, 286331153u, 268435455u, 252645135u,
+    238609294u, 226050910u, 214748364u, 204522252u, 195225786u, 186737708u,
+    178956970u, 171798691u, 165191049u, 159072862u, 153391689u, 148102320u,
+    143165576u, 138547332u, 134217727u, 130150524u, 126322567u, 122713351u,
+    119304647u, 116080197u, 113025455u, 110127366u, 107374182u, 104755299u,
+    102261126u, 99882960u, 97612893u, 95443717u, 93368854u, 91382282u,
+    89478485u, 87652393u, 85899345u, 84215045u, 82595524u, 81037118u,
+    79536431u, 78090314u, 76695844u, 75350303u, 74051160u, 72796055u,
+    71582788u, 70409299u, 69273666u, 68174084u, 67108863u, 66076419u,
+    65075262u, 64103989u, 63161283u, 62245902u, 61356675u, 60492497u,
+    59652323u, 58835168u, 58040098u, 57266230u, 56512727u, 55778796u,
+    55063683u, 54366674u, 53687091u, 53024287u, 52377649u, 51746593u,
+    51130563u, 50529027u, 49941480u, 49367440u, 48806446u, 48258059u,
+    47721858u, 47197442u, 46684427u, 46182444u, 45691141u, 45210182u,
+    44739242u, 44278013u, 43826196u, 43383508u, 42949672u,
+};
+typedef char boids_recip_fits[sizeof boids_recip / sizeof boids_recip[0] == BOIDS_CAPACITY + 1 ? 1 : -1];
+static inline fx boids_mean(fx_acc32 s, int32_t n)
+{
+    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_by(s, n, boids_recip[n]) : fx_acc32_mean(s, n);
+}
+static inline fx boids_mean_about(fx_acc32 d, int32_t n, fx base)
+{
+    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_about_by(d, n, base, boids_recip[n]) : fx_acc32_mean_about(d, n, base);
+}
+
 void boids_step(flock_t *f, rng_t *r)
 {
     const boids_params_t *P = &boids_params;
@@ -114,14 +145,14 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* alignment */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc32_mean(alignment_sum_vx, n_visual), vx), P->matching_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc32_mean(alignment_sum_vy, n_visual), vy), P->matching_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean(alignment_sum_vx, n_visual), vx), P->matching_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean(alignment_sum_vy, n_visual), vy), P->matching_factor));
         }
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(fx_acc32_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(fx_acc32_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
         }
 
         /* separation */

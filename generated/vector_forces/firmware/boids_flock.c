@@ -89,6 +89,37 @@ static pair_ring_t pair_ring;
 #define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring + ((uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))))
 typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];
 
+/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+ * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
+static const uint32_t boids_recip[] = {
+    0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
+    715827882u, 613566756u, 536870911u, 477218588u, 429496729u, 390451572u,
+    357913941u, 330382099u, 306783378u, 286331153u, 268435455u, 252645135u,
+    238609294u, 226050910u, 214748364u, 204522252u, 195225786u, 186737708u,
+    178956970u, 171798691u, 165191049u, 159072862u, 153391689u, 148102320u,
+    143165576u, 138547332u, 134217727u, 130150524u, 126322567u, 122713351u,
+    119304647u, 116080197u, 113025455u, 110127366u, 107374182u, 104755299u,
+    102261126u, 99882960u, 97612893u, 95443717u, 93368854u, 91382282u,
+    89478485u, 87652393u, 85899345u, 84215045u, 82595524u, 81037118u,
+    79536431u, 78090314u, 76695844u, 75350303u, 74051160u, 72796055u,
+    71582788u, 70409299u, 69273666u, 68174084u, 67108863u, 66076419u,
+    65075262u, 64103989u, 63161283u, 62245902u, 61356675u, 60492497u,
+    59652323u, 58835168u, 58040098u, 57266230u, 56512727u, 55778796u,
+    55063683u, 54366674u, 53687091u, 53024287u, 52377649u, 51746593u,
+    51130563u, 50529027u, 49941480u, 49367440u, 48806446u, 48258059u,
+    47721858u, 47197442u, 46684427u, 46182444u, 45691141u, 45210182u,
+    44739242u, 44278013u, 43826196u, 43383508u, 42949672u, 42524428u,
+    42107522u, 41698711u, 41297762u, 40904450u, 40518559u, 40139881u,
+    39768215u, 39403369u, 39045157u, 38693399u, 38347922u, 38008560u,
+    37675151u, 37347541u, 37025580u, 36709122u, 36398027u, 36092162u,
+    35791394u,
+};
+typedef char boids_recip_fits[sizeof boids_recip / sizeof boids_recip[0] == BOIDS_CAPACITY + 1 ? 1 : -1];
+static inline fx boids_mean(fx_acc32 s, int32_t n)
+{
+    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_by(s, n, boids_recip[n]) : fx_acc32_mean(s, n);
+}
+
 void boids_step(flock_t *f, rng_t *r)
 {
     const boids_params_t *P = &boids_params;
@@ -193,14 +224,14 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* separation_force */
         if (n_r_separation_radius > 0) {
-            vx = fx_add(vx, fx_mul(fx_acc32_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
-            vy = fx_add(vy, fx_mul(fx_acc32_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
+            vx = fx_add(vx, fx_mul(boids_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
+            vy = fx_add(vy, fx_mul(boids_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
         }
 
         /* alignment_force */
         if (n_r_neighbor_radius > 0) {
-            fx ax = fx_acc32_mean(alignment_force_sum_vx, n_r_neighbor_radius);
-            fx ay = fx_acc32_mean(alignment_force_sum_vy, n_r_neighbor_radius);
+            fx ax = boids_mean(alignment_force_sum_vx, n_r_neighbor_radius);
+            fx ay = boids_mean(alignment_force_sum_vy, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(ax, ay);
             if (m > P->max_force) {
                 ax = fx_mul(fx_div(ax, m), P->max_force);
@@ -212,8 +243,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_force */
         if (n_r_neighbor_radius > 0) {
-            fx cx = fx_acc32_mean(cohesion_force_to_x, n_r_neighbor_radius);
-            fx cy = fx_acc32_mean(cohesion_force_to_y, n_r_neighbor_radius);
+            fx cx = boids_mean(cohesion_force_to_x, n_r_neighbor_radius);
+            fx cy = boids_mean(cohesion_force_to_y, n_r_neighbor_radius);
             const fx m = BOIDS_MAG(cx, cy);
             if (m > P->max_force) {
                 cx = fx_mul(fx_div(cx, m), P->max_force);
