@@ -65,7 +65,7 @@ def label_lines(text: str) -> dict[int, str]:
         out[i + 1] = lab
 
     for i, ln in enumerate(lines):
-        if re.match(r"static int32_t grid_coord\(", ln):
+        if re.match(r"static (inline )?int32_t grid_coord\(", ln):
             for k in range(i, _close(lines, i) + 1):
                 put(k, GRID_BUILD)
     try:
