@@ -5,8 +5,8 @@ boids_params_t), with the box, the ranges and the grid read from the
 generated code:
 
 - candidates: the pairs the loop visits (brute force: every other boid;
-  grid: the other boids of the 3 x 3 cells around, as boids_step's counting
-  sort places them);
+  grid: the other boids of the band and the bands above and below within
+  the box in x, the windows of boids_step's sort by band and x);
 - in box: the candidates inside the +/- box square (the box test passes);
 - in range: inside the largest range (d2 < range^2: a neighbour of some
   rule), and of those inside the smallest (the protected range).
@@ -78,28 +78,36 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
     mring = re.search(r"#define BOIDS_PAIR_RING (\d+)", code)  # each pair once (pairs_once.py)
     ring = int(mring.group(1)) if mring else None
     mcell = re.search(r"#define BOIDS_GRID_MIN_CELL_FX \(\(fx\)(\d+)\)", flock_h)
-    if mcell and "grid_coord" in code:
-        w = int(re.search(r"#define BOIDS_WIDTH_FX \(\(fx\)(\d+)\)", flock_h).group(1))
+    if mcell and "band_sort" in code:
         h = int(re.search(r"#define BOIDS_HEIGHT_FX \(\(fx\)(\d+)\)", flock_h).group(1))
         cell = max(box, int(mcell.group(1)))
-        gx = np.clip(np.minimum(x, w - 1), 0, None) // cell
         gy = np.clip(np.minimum(y, h - 1), 0, None) // cell
-        near = (np.abs(gx[:, None] - gx[None, :]) <= 1) & (np.abs(gy[:, None] - gy[None, :]) <= 1) & off_diag
+        near = (np.abs(gy[:, None] - gy[None, :]) <= 1) & (np.abs(dx) < box) & off_diag
         cand = int(near.sum())
-        once = ring is not None and _window(gx, gy, w, h, cell) <= ring
+        once = ring is not None and _ring_holds(x, gy, (h - 1) // cell + 1, box, ring)
     else:
         cand = n * (n - 1)
         once = ring is not None and n <= ring
     return PairCounts(n, cand, int(inbox.sum()), int(in_range.sum()), int(prot.sum()), once)
 
 
-def _window(gx, gy, w: int, h: int, cell: int) -> int:
-    """The most ring entries a frame needs (boids_flock.c.j2's check): from
-    the first slot of a cell to the end of the next row's cell after it."""
-    cols, rows = (w - 1) // cell + 1, (h - 1) // cell + 1
-    counts = np.bincount(gy * cols + gx, minlength=cols * rows)
-    ends = np.cumsum(counts)
-    starts = ends - counts
-    e = np.minimum(np.arange(cols * rows) + cols + 1, cols * rows - 1)
-    return int((ends[e] - starts).max()) if len(counts) else 0
-
+def _ring_holds(x, gy, rows: int, box: int, ring: int) -> bool:
+    """boids_flock.c.j2's check (ties in x aside): every boid's ring entry
+    is live from the first boid of the band above within the box in x (else
+    of its own band) to the boid itself, fewer than `ring` slots."""
+    order = np.lexsort((x, gy))
+    xs, bs = x[order], gy[order]
+    starts = np.searchsorted(bs, np.arange(rows + 1))
+    for b in range(rows):
+        p0, p1, e = (starts[b - 1] if b else starts[b]), starts[b], starts[b + 1]
+        if e - p0 <= ring:
+            continue
+        w, w2 = p0, p1
+        for s in range(p1, e):
+            while w < p1 and xs[s] - xs[w] >= box:
+                w += 1
+            while w2 < s and xs[s] - xs[w2] >= box:
+                w2 += 1
+            if s - (w if w < p1 else w2) >= ring:
+                return False
+    return True

@@ -2,7 +2,7 @@
 for `boidsgen budget --profile` (codegen/budget_profile.py): read from the
 structure of the generated boids_step (codegen/lang/emit_c.py prints it):
 the boid loop, the pair loop inside it with its box test, each rule's code
-under its `/* rule */` comment, the grid's counting sort and cell walk.
+under its `/* rule */` comment, the grid's sort, band walk and windows.
 A line the reading does not place is "other" (never dropped: the profile's
 parts always add up to the frame).
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 PAIR_CAND = "pair loop: per candidate pair (load, dx, dy, box test)"
-PAIR_ROW = "pair loop: per 3x3 cell row (grid)"
+PAIR_ROW = "pair loop: per window (grid)"
 PAIR_BOX = "pair loop: per in-box pair (squared distance, range tests)"
 BOID = "per boid: loop, loads, stores, position"
 DIV = "divisions (__divdi3 & co., div)"
 SQRT = "square roots (fx_isqrt64)"
-GRID_BUILD = "grid build (counting sort)"
-GRID_WALK = "grid: cell walk"
+GRID_BUILD = "grid build (sort by band and x)"
+GRID_WALK = "grid: band walk"
 SETUP = "frame setup"
 MEM = "memcpy/memset"
 OTHER = "other"
@@ -64,10 +64,15 @@ def label_lines(text: str) -> dict[int, str]:
     def put(i: int, lab: str):
         out[i + 1] = lab
 
+    # the grid's helpers (flock_grid.j2): the sort, the windows, a band's start
+    helpers = ((r"static (inline )?(int32_t|void) (grid_coord|band_sort)\(", GRID_BUILD),
+               (r"static inline int32_t band_window(_hi)?\(", PAIR_ROW),
+               (r"static inline void band_window_start\(", GRID_WALK))
     for i, ln in enumerate(lines):
-        if re.match(r"static (inline )?int32_t grid_coord\(", ln):
-            for k in range(i, _close(lines, i) + 1):
-                put(k, GRID_BUILD)
+        for pattern, lab in helpers:
+            if re.match(pattern, ln):
+                for k in range(i, _close(lines, i) + 1):
+                    put(k, lab)
     try:
         # the fast copy when there are two (guards.py, pairs_once.py): the one the default parameters run
         f0 = next(i for i, ln in enumerate(lines)
@@ -82,11 +87,12 @@ def label_lines(text: str) -> dict[int, str]:
         return out
     head = next(i for i in range(body, f0, -1) if lines[i].lstrip().startswith("for ("))
     hend = _close(lines, head)
-    walk = next((i for i in range(f0, head) if re.match(r"\s*for \(gy = ", lines[i])), None)
+    # the band walk: the last gy loop before the boid loop (a ring check may loop over the bands before it)
+    walk = next((i for i in range(head, f0, -1) if re.match(r"\s*for \(gy = ", lines[i])), None)
     pre_end = walk if walk is not None else head
     state = SETUP
     for k in range(f0, pre_end):
-        if state == SETUP and re.search(r"\bcell\b|grid_", lines[k]) and "previous" not in lines[k]:
+        if state == SETUP and re.search(r"\bcell\b|grid_|band_", lines[k]) and "previous" not in lines[k]:
             state = GRID_BUILD
         put(k, state)
     if walk is not None:
@@ -94,12 +100,13 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((;; |o = [^;]*; [^;]*; )o\+\+\)", lines[i])), None)
+    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((;; |; [^;]*; |o = [^;]*; [^;]*; )o\+\+\)", lines[i])), None)
     pend = _close(lines, pair) if pair is not None else body
     box = next((i for i in range(pair, pend) if "fx_outside_box(" in lines[i]), pair) if pair is not None else None
     cur = BOID
     after = False
-    grid = any(re.match(r"\s*for \(gr = ", lines[i]) for i in range(body, hend))
+    row = next((i for i in range(body, hend) if re.match(r"\s*for \(gr = ", lines[i])), None)
+    grid = row is not None
     for k in range(head, hend + 1):
         ln = lines[k]
         if pair is not None and pair <= k <= pend:
@@ -116,8 +123,8 @@ def label_lines(text: str) -> dict[int, str]:
             if k == pend:
                 cur, after = BOID, True
             continue
-        if grid and re.search(r"for \(gr = |o_end|o_stop = |^\s*o = ", ln):
-            put(k, PAIR_ROW)
+        if grid and (row <= k < (pair if pair is not None else row + 1) or re.search(r"o_end|o_stop = |^\s*o = ", ln)):
+            put(k, PAIR_ROW)  # the windows: from the window loop to the pair loop
             continue
         if after:
             m = comment.match(ln)
@@ -128,7 +135,6 @@ def label_lines(text: str) -> dict[int, str]:
             elif re.match(r"\}\s*$", ln.strip()) and ln.startswith(" " * 8) is False:
                 cur = BOID
         put(k, cur if after else BOID)
-    row = next((i for i in range(body, hend) if re.match(r"\s*for \(gr = ", lines[i])), None)
     if row is not None:
         put(_close(lines, row), PAIR_ROW)
     return out

@@ -178,6 +178,17 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
     # instructions around the markers may differ
     plain = build_m4k_driver(fw, state, "-O1", tmp_path / "plain.elf")
     assert abs(run_frame_under_qemu(plain, tmp_path)[0] - frame) <= parts[PL.HARNESS].insns
+    # the grid's lines: the sort, the windows, the pair loop testing y only
+    text = (fw / "boids_flock.c").read_text()
+    lab, lines = PL.label_lines(text), text.splitlines()
+
+    def part(pattern: str) -> str:
+        return lab[next(i + 1 for i, ln in enumerate(lines) if re.search(pattern, ln))]
+
+    assert part(r"band_sort\(f, cell") == part(r"now\[j\] = now\[j - 1\]") == PL.GRID_BUILD
+    assert part(r"band_window_hi\(1, x, box\)") == part(r"fx_sub\(previous\[hi\]\.x, x\) < box") == PL.PAIR_ROW
+    assert part(r"for \(; o != o_end; o\+\+\)") == part(r"fx_outside_box\(dy, box_bias") == PL.PAIR_CAND
+    assert part(r"^\s*dx = fx_sub\(x, o->x\)") == PL.PAIR_BOX and PL.PAIR_ROW in parts
     pc = pair_counts(state, fw)
     assert pc.n == 120 and pc.candidates >= pc.in_box >= pc.in_range > pc.protected >= 0 and pc.in_range > 0
     assert pc.candidates < 120 * 119  # the grid visits fewer pairs than brute force

@@ -4,6 +4,7 @@ synchronous order, and bit-exact with the brute-force synchronous pair loop
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -69,9 +70,43 @@ def test_grid_equals_brute_force(tmp_path, name, n, frames, sets):
     spec, _ = load_spec(path)
     grid = _build(spec, path, tmp_path / "grid", True)
     brute = _build(spec, path, tmp_path / "brute", False)
-    assert "grid_start" in (tmp_path / "grid" / "firmware" / "boids_flock.c").read_text()
-    assert "grid_start" not in (tmp_path / "brute" / "firmware" / "boids_flock.c").read_text()
+    assert "band_start" in (tmp_path / "grid" / "firmware" / "boids_flock.c").read_text()
+    assert "band_start" not in (tmp_path / "brute" / "firmware" / "boids_flock.c").read_text()
     a, b = _trace(grid, n, frames, sets), _trace(brute, n, frames, sets)
     assert len(a) == len(b) > frames
     first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
     assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
+
+
+def test_grid_equals_brute_force_as_the_flock_grows_and_shrinks(tmp_path):
+    """The bands' order carries over from frame to frame (band_sort), so the
+    grid must follow a flock whose size changes: the adaptive spawn on the
+    modelled M4K clock (boids_host --m4k-cost, 150 us a boid) grows the
+    flock from 60 boids and shrinks it from 400, a boid at a time, alike on
+    both builds; the traces must agree frame by frame."""
+    from codegen.budget_cost import VariantBuild, write_cost_table
+
+    require_tool("gcc")
+    require_tool("make")
+    path = str(ROOT / "spec" / "boids.yaml")
+    spec, _ = load_spec(path)
+    traces = {}
+    for grid in (True, False):
+        exe = _build(spec, path, tmp_path / f"g{int(grid)}", grid)
+        text = (tmp_path / f"g{int(grid)}" / "firmware" / "boids_flock.c").read_text()
+        spec_hash = re.search(r"hash ([0-9a-f]{16})", text).group(1)
+        table = write_cost_table(tmp_path / f"cost{int(grid)}.txt", "boids", "test", VariantBuild(spec_hash, 1500),
+                                 "150 us a boid", [(50, 7.5), (100, 15.0)], 30)
+        for start in (60, 400):
+            cmd = [str(exe), "--frames", "400", "--seed", "11", "--boids", str(start), "--m4k-cost", str(table),
+                   "--trace", "-"]
+            res = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=RUN)
+            end = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", res.stderr)}
+            assert end["changes"] >= 20 and (end["boids"] > start + 20 if start < 100 else end["boids"] < start - 20), \
+                (start, res.stderr)
+            traces[grid, start] = [ln for ln in res.stdout.splitlines() if "spec_hash" not in ln]
+    for start in (60, 400):
+        a, b = traces[True, start], traces[False, start]
+        assert len(a) == len(b) > 400 * 60
+        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        assert first is None, f"from {start}: grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"

@@ -94,9 +94,9 @@ def branch(plan, groups: list) -> list:
         seed_apart = g.key[0][0] == "seed" and not g.key[1]
         if g.near:
             better = f"d2 < {g.near_d2}"
-            if plan.grid:  # ties: the lower index (slots are in cell order)
+            if plan.grid:  # ties: the lower index (slots are in band and x order)
                 better = (f"{better} || (d2 == {g.near_d2} && {g.near} >= 0"
-                          f" && grid_order[o - others] < grid_order[{g.near}])")
+                          f" && band_order[band_cur][o - others] < band_order[band_cur][{g.near}])")
             if seed_apart:
                 better = f"d2 != 0 && ({better})"
             out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = (int32_t)(o - others);", "}"]

@@ -21,8 +21,10 @@ Sequential order: the other boids are the arrays being updated (earlier boids
 already moved), so the order is exact by construction. Synchronous: a copy of
 the frame's start, as the C's `previous`. With `grid` (synchronous, fixed
 point only) the copy is sorted by cells at least the box wide and each boid
-visits the 3 x 3 cells around its own: the same pairs, and since every sum is
-exact in 64 bits, the same result bit for bit (as the C's performance.grid).
+visits the 3 x 3 cells around its own: the same pairs in the box, and since
+every sum is exact in 64 bits, the same result bit for bit. (The C's
+performance.grid sorts bands by x and visits windows of them instead: the
+M4K's pair loop then tests y only; the same pairs in the box again.)
 The pair loop walks slots of `order` in one or more segments either way.
 """
 from __future__ import annotations

@@ -7,7 +7,8 @@ boid reads only the previous frame, so the visit of (i, j) and the visit of
 test and every zone and radius test read only |dx|, |dy| and d2, and dx, dy
 of (j, i) are the wrapping negations of (i, j)'s, which have the same
 absolute value and square (-2^31 included: its negation is itself). So the
-loop visits j only after i (the forward half of the 3 x 3 cells, or j > i),
+loop visits j only after i (with the grid: the boid's band after it and the
+band below, each within the box in x; without: j > i),
 runs i's `each` as before, and then the same `each` from j's side (the
 "mirror": self and other swapped, dx = other.x - x) into j's sums, which
 wait in a ring of accumulators until j's own turn. Every sum is an integer
@@ -16,10 +17,10 @@ leave 32 bits), so the order of its terms does not change a bit of it: the
 simulator keeps its one loop.
 
 The ring: j's sums are live from i's visit until j's turn, so at most the
-slots from the boid being updated to the end of its forward cells; the ring
-holds RING(capacity) of them. When a frame's flock needs more (the grid's
-counts tell before anything is written), the copy refuses and boids_step
-runs the full loop (boids_flock.c.j2).
+slots from the first boid that visits j to j; the ring holds RING(capacity)
+of them. When a frame's flock needs more (the grid's bands tell before
+anything is written), the copy refuses and boids_step runs the full loop
+(boids_flock.c.j2).
 
 Not for: sequential order (later boids see earlier boids' new state), a
 `pick: nearest` group (its choice is not a sum), an `each` that reads

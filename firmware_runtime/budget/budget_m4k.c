@@ -54,6 +54,20 @@ int main(void)
     flock_draw_init(&fdraw);
     flock_draw_after(&fdraw, &before); /* the frame before, on the panel (not counted) */
 #endif
+#ifdef BOIDS_GRID_BANDS
+    { /* the grid's order as a board carries it into the frame: the flock one
+       * step back (x - vx, y - vy), sorted by a step whose results go */
+        static flock_t back;
+        rng_t r = rng;
+        int32_t k;
+        back = flock;
+        for (k = 0; k < back.count; k++) {
+            back.b[k].x = fx_sub(back.b[k].x, back.b[k].vx);
+            back.b[k].y = fx_sub(back.b[k].y, back.b[k].vy);
+        }
+        boids_step(&back, &r);
+    }
+#endif
     budget_mark(0);
     boids_step(&flock, &rng);
     budget_mark(1);
