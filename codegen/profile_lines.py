@@ -100,17 +100,27 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    pair = next((i for i in range(body, hend) if re.match(r"\s*for \((;; |; [^;]*; |o = [^;]*; [^;]*; )o\+\+\)", lines[i])), None)
-    pend = _close(lines, pair) if pair is not None else body
-    box = next((i for i in range(pair, pend) if "fx_outside_box(" in lines[i]), pair) if pair is not None else None
+    # the pair loops (the grid's once-only loop has one a window), each with its box test
+    loop = re.compile(r"\s*for \((;; |; [^;]*; |o = [^;]*; [^;]*; )o\+\+\)")
+    loops = []
+    k = body
+    while k < hend:
+        if loop.match(lines[k]):
+            end = _close(lines, k)
+            loops.append((k, end, next((i for i in range(k, end) if "fx_outside_box(" in lines[i]), k)))
+            k = end
+        k += 1
+    # the grid's windows: from the first window line to the last pair loop, outside the loops
+    win = next((i for i in range(body, hend) if re.search(r"for \(gr = |band_window", lines[i])), None)
+    last = loops[-1][1] if loops else None
     cur = BOID
     after = False
-    row = next((i for i in range(body, hend) if re.match(r"\s*for \(gr = ", lines[i])), None)
-    grid = row is not None
     for k in range(head, hend + 1):
         ln = lines[k]
-        if pair is not None and pair <= k <= pend:
-            if k <= box or k == pend:
+        inside = next(((p0, p1, bx) for p0, p1, bx in loops if p0 <= k <= p1), None)
+        if inside:
+            p0, p1, bx = inside
+            if k <= bx or k == p1:
                 lab = PAIR_CAND
             else:
                 m = comment.match(ln)
@@ -120,11 +130,12 @@ def label_lines(text: str) -> dict[int, str]:
                     cur = PAIR_BOX
                 lab = cur
             put(k, lab)
-            if k == pend:
-                cur, after = BOID, True
+            if k == p1:
+                cur = BOID
+                after = k == last
             continue
-        if grid and (row <= k < (pair if pair is not None else row + 1) or re.search(r"o_end|o_stop = |^\s*o = ", ln)):
-            put(k, PAIR_ROW)  # the windows: from the window loop to the pair loop
+        if win is not None and last is not None and win <= k <= last + (1 if k == last + 1 and lines[k].strip() == "}" else 0):
+            put(k, PAIR_ROW)  # the windows between the loops
             continue
         if after:
             m = comment.match(ln)
@@ -135,6 +146,4 @@ def label_lines(text: str) -> dict[int, str]:
             elif re.match(r"\}\s*$", ln.strip()) and ln.startswith(" " * 8) is False:
                 cur = BOID
         put(k, cur if after else BOID)
-    if row is not None:
-        put(_close(lines, row), PAIR_ROW)
     return out
