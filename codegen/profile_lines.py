@@ -113,6 +113,7 @@ def label_lines(text: str) -> dict[int, str]:
     # the grid's windows: from the first window line to the last pair loop, outside the loops
     win = next((i for i in range(body, hend) if re.search(r"for \(gr = |band_window", lines[i])), None)
     last = loops[-1][1] if loops else None
+    wend = last + 1 if last is not None and lines[last + 1].strip() == "}" else last  # the window's block closes
     cur = BOID
     after = False
     for k in range(head, hend + 1):
@@ -134,7 +135,7 @@ def label_lines(text: str) -> dict[int, str]:
                 cur = BOID
                 after = k == last
             continue
-        if win is not None and last is not None and win <= k <= last + (1 if k == last + 1 and lines[k].strip() == "}" else 0):
+        if win is not None and last is not None and win <= k <= wend:
             put(k, PAIR_ROW)  # the windows between the loops
             continue
         if after:

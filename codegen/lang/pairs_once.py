@@ -97,12 +97,13 @@ def boid_bytes(plan) -> int:
 MAX_PLANES = 8
 
 
-def planes(plan) -> list:
-    """The entry's fields in planes of sizeof(boid_t) bytes, when that is a
-    power of two: the boid's entry is then found from its address in
-    `previous` (typedef's BOIDS_PAIR_ENTRY), and one base register and constant
-    offsets reach every field (M4K: 3 fewer instructions each pair in range).
-    Otherwise one plane: the entry, padded to a power of two bytes."""
+def layout(plan) -> tuple:
+    """(planes, a plane's bytes) of the entry. Planes of sizeof(boid_t)
+    bytes, when that is a power of two: the boid's entry is then found from
+    its address in `previous` (typedef's BOIDS_PAIR_ENTRY), and one base
+    register and constant offsets reach every field (M4K: 3 fewer
+    instructions each pair in range). Otherwise one plane: the entry, padded
+    to a power of two bytes (a shift of the slot, not a multiply)."""
     fs, width = fields(plan), boid_bytes(plan)
     out, cur = [], []
     for f in fs:
@@ -111,29 +112,25 @@ def planes(plan) -> list:
             cur = []
         cur.append(f)
     out.append(cur)
-    if width & (width - 1) or len(out) > MAX_PLANES:
-        return [fs]
-    return out
+    if not width & (width - 1) and len(out) <= MAX_PLANES:
+        return out, width
+    p2 = 4
+    while p2 < _bytes(fs):
+        p2 *= 2
+    return [fs], p2
+
+
+def planes(plan) -> list:
+    return layout(plan)[0]
 
 
 def by_address(plan) -> bool:
-    return _plane_bytes(plan) == boid_bytes(plan)
-
-
-def _plane_bytes(plan) -> int:
-    """A plane's bytes: sizeof(boid_t), or the one plane's size rounded up to
-    a power of two (a shift of the slot, not a multiply)."""
-    width = boid_bytes(plan)
-    if not width & (width - 1) and all(_bytes(pl) <= width for pl in planes(plan)):
-        return width
-    p2 = 4
-    while p2 < _bytes(fields(plan)):
-        p2 *= 2
-    return p2
+    return layout(plan)[1] == boid_bytes(plan)
 
 
 def entry_bytes(plan) -> int:
-    return _plane_bytes(plan) * len(planes(plan))
+    pl, width = layout(plan)
+    return width * len(pl)
 
 
 def plane_of(plan) -> dict:
@@ -196,13 +193,13 @@ def mirror(plan, groups: list) -> list:
 
 def typedef(plan) -> list:
     """The ring's planes, the ring, and the address of a boid's entry (boids_flock.c)."""
-    width = _plane_bytes(plan)
+    pls, width = layout(plan)
     out = []
-    for k, pl in enumerate(planes(plan)):
+    for k, pl in enumerate(pls):
         pad = (width - _bytes(pl)) // 4
         out += ([f"typedef struct {{ /* plane {k}: {width} B */"] + [f"    {t} {n};" for t, n in pl]
                 + ([f"    uint32_t pad[{pad}];"] if pad else []) + [f"}} pair_plane{k}_t;"])
-    arrays = " ".join(f"pair_plane{k}_t plane{k}[BOIDS_PAIR_RING];" for k in range(len(planes(plan))))
+    arrays = " ".join(f"pair_plane{k}_t plane{k}[BOIDS_PAIR_RING];" for k in range(len(pls)))
     out += [f"typedef struct {{ /* entry: {entry_bytes(plan)} B */ {arrays} }} pair_ring_t;",
             "static pair_ring_t pair_ring;",
             "#define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))"]
