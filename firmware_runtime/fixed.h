@@ -127,33 +127,6 @@ static inline int fx_clz32(uint32_t v)
 #endif
 }
 
-/* trunc(a * 2^FX_FRAC_BITS / b), wrapped; b == 0 gives 0. For |b| < 2^24
- * in words: |a| / |b|, then the fraction's bits as many at a time as a
- * word holds beside the remainder (r < |b|, so r << clz(|b|) fits), each
- * digit and remainder from one 32/32 divide. On the M4K that is two `divu`
- * for |b| < 2^17 (speeds up to 4 px in Q15), three up to 2^24, where the
- * 64-bit quotient is a libgcc __divdi3 call. The quotient is kept modulo
- * 2^32, the bits fx_wrap64 keeps of the 64-bit one. */
-static inline fx fx_div(fx a, fx b)
-{
-    const uint32_t ua = a < 0 ? 0u - (uint32_t)a : (uint32_t)a, ub = b < 0 ? 0u - (uint32_t)b : (uint32_t)b;
-    uint32_t q, r;
-    int k, w;
-    if (b == 0) return 0;
-    if (ub >= (1u << 24)) return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
-    w = fx_clz32(ub);
-    q = ua / ub;
-    r = ua % ub;
-    for (k = FX_FRAC_BITS; k > 0; k -= w) { /* q = floor(|a| 2^j / |b|), r its remainder, j bits done */
-        uint32_t t;
-        if (w > k) w = k;
-        t = r << w;
-        q = (q << w) + t / ub;
-        r = t % ub;
-    }
-    return fx_from_u32((a < 0) != (b < 0) ? 0u - q : q);
-}
-
 /* The MIPS32 HI:LO products (fx_umul64, fx_d2, fx_sq64) where the core has
  * them; FX_NO_MIPS_ASM turns them off. */
 #if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
@@ -368,7 +341,7 @@ static inline fx fx_acc32_mean_about(fx_acc32 d, int32_t n, fx base)
 
 /* The 32-bit means with the divisor as a multiply, for 1 <= n, from m =
  * floor((2^32 - 1) / n) (a table in the generated code: boids_flock.c's
- * boids_recip). For v <= 2^31, v * m / 2^32 lies in (v / n - 1/2 - 1, v / n]
+ * boids_recip). For any word v, v * m / 2^32 lies in (v / n - 1, v / n]
  * (m >= (2^32 - n) / n), so its floor is floor(v / n) or one less, and one
  * compare of the remainder corrects it: a `multu`, a `mul` and a few ALU
  * instructions where `div` takes about 35 cycles on the M4K. Equal to
@@ -399,6 +372,33 @@ static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t
     int64_t v = (d < 0 ? -(int64_t)q - (r != 0) : (int64_t)q) + base; /* floor(d / n) + base */
     if (r != 0 && v < 0) v++;
     return fx_wrap64(v);
+}
+
+/* trunc(a * 2^FX_FRAC_BITS / b), wrapped; b == 0 gives 0. For |b| < 2^24
+ * in words: |a| / |b|, then the fraction's bits as many at a time as a
+ * word holds beside the remainder (r < |b|, so r << clz(|b|) fits), each
+ * digit and remainder by |b|'s reciprocal (fx_udiv_by: a `multu` and one
+ * correction, exact for any word). The reciprocal is one `divu`, and two
+ * divisions by the same b (a vector by its length) share it once inlined;
+ * the 64-bit quotient would be a libgcc __divdi3 call. The quotient is kept
+ * modulo 2^32, the bits fx_wrap64 keeps of the 64-bit one. */
+static inline fx fx_div(fx a, fx b)
+{
+    const uint32_t ua = a < 0 ? 0u - (uint32_t)a : (uint32_t)a, ub = b < 0 ? 0u - (uint32_t)b : (uint32_t)b;
+    uint32_t q, r, m;
+    int k, w;
+    if (b == 0) return 0;
+    if (ub >= (1u << 24)) return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
+    w = fx_clz32(ub);
+    m = UINT32_MAX / ub;
+    q = fx_udiv_by(ua, ub, m, &r);
+    for (k = FX_FRAC_BITS; k > 0; k -= w) { /* q = floor(|a| 2^j / |b|), r its remainder, j bits done */
+        uint32_t d;
+        if (w > k) w = k;
+        d = fx_udiv_by(r << w, ub, m, &r);
+        q = (q << w) + d;
+    }
+    return fx_from_u32((a < 0) != (b < 0) ? 0u - q : q);
 }
 
 /* The rule language's remaining named ops (codegen/lang/ops.py), each one
