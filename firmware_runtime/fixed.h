@@ -67,6 +67,8 @@ static inline fx fx_from_int(int32_t i) { return fx_from_u32((uint32_t)i << FX_F
 static inline fx fx_add(fx a, fx b) { return fx_from_u32((uint32_t)a + (uint32_t)b); }
 static inline fx fx_sub(fx a, fx b) { return fx_from_u32((uint32_t)a - (uint32_t)b); }
 static inline fx fx_neg(fx a) { return fx_from_u32(0u - (uint32_t)a); }
+/* |a| as an unsigned word (2^31 for FX_MIN, which fx_abs cannot hold). */
+static inline uint32_t fx_uabs(fx a) { return a < 0 ? 0u - (uint32_t)a : (uint32_t)a; }
 /* |a|, wrapping at INT32_MIN like fx_neg; without a branch: the pair loop's
  * box test takes two a candidate, and on the M4K a branch on the sign cost
  * a taken branch half the time (BENCHMARKS.md, the candidate loop). */
@@ -359,16 +361,14 @@ static inline uint32_t fx_udiv_by(uint32_t v, uint32_t n, uint32_t m, uint32_t *
 }
 static inline fx fx_acc32_mean_by(fx_acc32 sum, int32_t n, uint32_t m)
 {
-    const uint32_t v = sum < 0 ? 0u - (uint32_t)sum : (uint32_t)sum;
     uint32_t r;
-    const uint32_t q = fx_udiv_by(v, (uint32_t)n, m, &r);
+    const uint32_t q = fx_udiv_by(fx_uabs(sum), (uint32_t)n, m, &r);
     return fx_from_u32(sum < 0 ? 0u - q : q);
 }
 static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t m)
 {
-    const uint32_t a = d < 0 ? 0u - (uint32_t)d : (uint32_t)d;
     uint32_t r;
-    const uint32_t q = fx_udiv_by(a, (uint32_t)n, m, &r);
+    const uint32_t q = fx_udiv_by(fx_uabs(d), (uint32_t)n, m, &r);
     int64_t v = (d < 0 ? -(int64_t)q - (r != 0) : (int64_t)q) + base; /* floor(d / n) + base */
     if (r != 0 && v < 0) v++;
     return fx_wrap64(v);
@@ -384,7 +384,7 @@ static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t
  * modulo 2^32, the bits fx_wrap64 keeps of the 64-bit one. */
 static inline fx fx_div(fx a, fx b)
 {
-    const uint32_t ua = a < 0 ? 0u - (uint32_t)a : (uint32_t)a, ub = b < 0 ? 0u - (uint32_t)b : (uint32_t)b;
+    const uint32_t ua = fx_uabs(a), ub = fx_uabs(b);
     uint32_t q, r, m;
     int k, w;
     if (b == 0) return 0;
