@@ -316,6 +316,14 @@ static inline fx fx_acc32_mean(fx_acc32 sum, int32_t n)
     return sum / n;
 }
 
+/* The 32-bit sum of n offsets from base, from the sum p of the n positions
+ * (codegen/lang/c_positions.py): p - n * base modulo 2^32, which is the
+ * offsets' sum modulo 2^32 for any p, n, base, as the sums wrap. */
+static inline fx_acc32 fx_acc32_about(fx_acc32 p, int32_t n, fx base)
+{
+    return fx_from_u32((uint32_t)p - (uint32_t)n * (uint32_t)base);
+}
+
 /* A mean of positions from the sum d of their offsets from base
  * (codegen/lang/offsets.py): trunc((d + n * base) / n), wrapped; n == 0
  * gives 0. It is fx_acc_mean of the positions' own sum, exactly. The 32-bit

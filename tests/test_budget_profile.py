@@ -115,7 +115,7 @@ def test_generated_lines_go_to_their_parts():
     assert part(r"in_protected = fx_d2_zones") == PL.PAIR_BOX
     assert part(r"if \(in_protected < 0\)") == PL.PAIR_BOX
     assert part(r"separation_close_dx = fx_add\(separation_close_dx, dx\)") == PL.pair_rule("separation")
-    assert part(r"cohesion_sum_x = fx_sub\(cohesion_sum_x, dx\)") == PL.pair_rule("cohesion")
+    assert part(r"cohesion_sum_x = fx_add\(cohesion_sum_x, o->x\)") == PL.pair_rule("cohesion")
     assert part(r"boids_mean\(alignment_sum_vx") == PL.boid_rule("alignment")
     assert part(r"speed_sq = fx_mag2\(vx, vy\)") == PL.boid_rule("speed_limit")
     assert part(r"P->top_margin\) vy") == PL.boid_rule("edges")

@@ -449,10 +449,12 @@ def test_default_spec_boids_step_reads_like_the_seed():
                    "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
                    "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
                    # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100),
-                   # cohesion's positions as offsets from the boid (codegen/lang/offsets.py)
+                   # cohesion's positions as offsets from the boid (codegen/lang/offsets.py), summed in C
+                   # as the positions, modulo 2^32, and taken about the boid where read (c_positions.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
                    "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
-                   "cohesion_sum_x = fx_sub(cohesion_sum_x, dx);", "boids_mean_about(cohesion_sum_x, n_visual, x)",
+                   "cohesion_sum_x = fx_add(cohesion_sum_x, o->x);",
+                   "boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x)",
                    "boids_mean(alignment_sum_vx, n_visual)",  # the divisor a multiply (mean_table.py)
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
                    # the speed compared as its square, the root only where read (codegen/lang/roots.py)

@@ -61,6 +61,8 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_acc_mean(F.fx_wrap32(np.int64(a)), np.int64(b)))
     if op == "acc32_mean_about":  # codegen/lang/offsets.py: the kernel wraps its exact sum of offsets
         return int(F.fx_acc_mean_about(F.fx_wrap32(np.int64(a)), np.int64(b), np.int64(c)))
+    if op == "about":  # c_positions.py: (positions' sum) - n * base, modulo 2^32
+        return int(F.fx_wrap32(np.int64(a) - np.int64(b) * np.int64(c)))
     if op == "acc_mean_about":
         return int(F.fx_acc_mean_about(np.int64(a), np.int64(b), np.int64(c)))
     if op == "zones":  # c = r + r2 * 2^32: (d2 < r^2) + 2 (d2 < r2^2), exact
@@ -239,4 +241,24 @@ def test_mean_about(driver):
         d = sum(p - base for p in pos)
         cases.append(("acc32_mean_about", d, n, base))
         assert py("acc32_mean_about", d, n, base) == int(F.fx_acc_mean(np.int64(sum(pos)), np.int64(n)))
+    check(driver, cases)
+
+
+def test_positions_about(driver):
+    """fx_acc32_about (codegen/lang/c_positions.py): the C sums cohesion's
+    positions modulo 2^32 and takes them about the boid where read; that is
+    the offsets' sum the simulator keeps, wrapped, for any positions, and
+    so the same mean."""
+    ns = [0, 1, -1, 2, 3, 99, 100, 499, 500, I32_MAX, I32_MIN]
+    bases = [0, 1, -1, 7, -7, 2**20, -(2**20), 2**25, I32_MAX, I32_MIN]
+    cases = [("about", p, n, b) for p in EDGES for n in ns for b in bases]
+    rnd = random.Random(49)
+    for _ in range(2000):
+        n = rnd.randint(0, 500)
+        base = rnd.choice([rnd.randint(-(2**25), 2**25), rnd.randint(I32_MIN, I32_MAX)])
+        pos = [F.fx_wrap32(np.int64(base + rnd.randint(-(2**21), 2**21))) for _ in range(n)]
+        p = F.fx_wrap32(np.int64(sum(int(v) for v in pos)))  # the C's sum, wrapping as it goes
+        offsets = sum(int(F.fx_wrap32(np.int64(int(v) - base))) for v in pos)  # the IR's: sum -= dx
+        assert py("about", int(p), n, base) == int(F.fx_wrap32(np.int64(offsets)))
+        cases.append(("about", int(p), n, base))
     check(driver, cases)

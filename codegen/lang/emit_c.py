@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from . import emit_c_pairs as pairs
-from . import mean_table, pairs_once
+from . import c_positions, mean_table, pairs_once
 from .emit_c_expr import EmitError, block, expr
 from .emit_c_names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from .emit_c_pairs import Group
@@ -49,8 +49,9 @@ class FlockC:
         from .widths import lowered
 
         # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py);
-        # `low`: an already lowered m (guards.py's guarded copy)
-        m = low if low is not None else lowered(m)
+        # `low`: an already lowered m (guards.py's guarded copy); then the C's own lowering of
+        # 32-bit offset sums as positions (c_positions.py)
+        m = c_positions.positions(low if low is not None else lowered(m))
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")

@@ -246,13 +246,12 @@ void boids_step(flock_t *f, rng_t *r)
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
                 alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);
                 /* cohesion */
-                cohesion_sum_x = fx_sub(cohesion_sum_x, dx);
-                cohesion_sum_y = fx_sub(cohesion_sum_y, dy);
+                cohesion_sum_x = fx_add(cohesion_sum_x, o->x);
+                cohesion_sum_y = fx_add(cohesion_sum_y, o->y);
                 {
                     /* the other's sums (each pair once) */
                     char *const q = BOIDS_PAIR_ENTRY(o);
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
-                    const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const int32_t was_n_visual = q0->n_visual;
                     const fx_acc32 was_alignment_sum_vx = q0->alignment_sum_vx;
                     q0->n_visual = was_n_visual + 1;
@@ -263,8 +262,8 @@ void boids_step(flock_t *f, rng_t *r)
                     q0->alignment_sum_vy = fx_add(was_alignment_sum_vy, vy);
                     const fx_acc32 was_cohesion_sum_y = q0->cohesion_sum_y;
                     /* cohesion */
-                    q0->cohesion_sum_x = fx_sub(was_cohesion_sum_x, mdx);
-                    q0->cohesion_sum_y = fx_sub(was_cohesion_sum_y, mdy);
+                    q0->cohesion_sum_x = fx_add(was_cohesion_sum_x, x);
+                    q0->cohesion_sum_y = fx_add(was_cohesion_sum_y, y);
                 }
             }
         }
@@ -314,8 +313,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_y, n_visual, y), n_visual, y), y), P->centering_factor));
         }
 
         /* separation */

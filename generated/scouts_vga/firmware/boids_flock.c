@@ -140,8 +140,8 @@ void boids_step(flock_t *f, rng_t *r)
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
                 alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);
                 /* cohesion */
-                cohesion_sum_x = fx_sub(cohesion_sum_x, dx);
-                cohesion_sum_y = fx_sub(cohesion_sum_y, dy);
+                cohesion_sum_x = fx_add(cohesion_sum_x, o->x);
+                cohesion_sum_y = fx_add(cohesion_sum_y, o->y);
             }
         }
 
@@ -153,8 +153,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(cohesion_sum_x, n_visual, x), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(cohesion_sum_y, n_visual, y), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_y, n_visual, y), n_visual, y), y), P->centering_factor));
         }
 
         /* separation */

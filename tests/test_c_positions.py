@@ -1,0 +1,81 @@
+"""Cohesion's 32-bit offset sums accumulated as positions in the C
+(codegen/lang/c_positions.py): where the lowering applies, where it must
+not, and that the C still gives the simulator's bits where it does not."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen.lang.c_positions import candidates, positions
+from codegen.lang.widths import lowered
+from codegen.pipeline import load
+
+from .conftest import ROOT
+
+BOIDS = (ROOT / "spec" / "boids.yaml").read_text(encoding="utf-8")
+# cohesion's sum over only the neighbours moving right: its count counts more than its terms
+LEANING = """
+rule_defs:
+  leaning:
+    description: cohesion toward the neighbours moving right
+    roles: {range: fixed, factor: fixed}
+    neighbours: {of: boids, within: range, zone: visual}
+    each: |
+      if other.vx > 0:
+          sum_x += other.x
+      sum_y += other.y
+    apply: |
+      if count > 0:
+          vx += (sum_x / count - x) * factor
+          vy += (sum_y / count - y) * factor
+"""
+
+
+def _spec(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "spec" / "x.yaml"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def _rule(m, name):
+    return next(r for r in m.rules if r.name == name).ir
+
+
+def test_cohesion_sums_positions_where_32_bit():
+    m = lowered(load(ROOT / "spec" / "boids.yaml"))
+    assert candidates(_rule(m, "cohesion")) == {"sum_x": ("x", "count"), "sum_y": ("y", "count")}
+    assert candidates(_rule(m, "alignment")) == {}  # velocities: no offsets
+    c = positions(m)
+    coh = _rule(c, "cohesion")
+    assert [(st.op, st.value.kind, st.value.name) for st in coh.each] == [
+        ("acc32_add", "other", "x"), ("acc32_add", "other", "y")]
+    assert "positions_about" in repr(coh.apply) and not {"dx", "dy"} & coh.reads_each.pair
+    # at capacity 500 without the guard's narrowing the offsets' sums are 64-bit: left alone
+    wide = lowered(load(ROOT / "spec" / "boids.yaml", capacity=500))
+    assert candidates(_rule(wide, "cohesion")) == {} and positions(wide) is wide
+
+
+def test_a_sum_under_an_if_keeps_its_offsets(tmp_path):
+    text = BOIDS.replace("{rule: cohesion,", "{rule: leaning,", 1) + LEANING
+    m = lowered(load(_spec(tmp_path, text)))
+    lean = _rule(m, "leaning")
+    assert {s.name: s.bits for s in lean.sums} == {"sum_x": 32, "sum_y": 32}
+    assert candidates(lean) == {"sum_y": ("y", "count")}  # sum_x has fewer terms than the count
+
+
+def test_the_mixed_rule_matches_the_simulator(tmp_path):
+    """One sum as positions, one as offsets, in both update orders: the C's
+    bits are the simulator's every frame."""
+    from codegen.parity import run_parity
+
+    from .conftest import require_tool
+
+    require_tool("gcc")
+    for order in ("sequential", "synchronous"):
+        text = (BOIDS.replace("{rule: cohesion,", "{rule: leaning,", 1)
+                .replace("update_order: sequential", f"update_order: {order}", 1)) + LEANING
+        spec = _spec(tmp_path / order, text)
+        res = run_parity(str(spec), frames=60, seed=4, boids=100, sets=[("centering_factor", "0.05")])
+        assert res.ok, res.summary
+        c = (tmp_path / order / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
+        assert "leaning_sum_y = fx_add(leaning_sum_y, o->y);" in c and "leaning_sum_x = fx_sub(leaning_sum_x, dx);" in c
