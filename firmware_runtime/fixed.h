@@ -103,9 +103,43 @@ static inline int64_t fx_asr64(int64_t v, int s)
 #endif
 }
 
+/* The MIPS32 HI:LO products (fx_umul64, fx_smul64, fx_d2, fx_sq64) where the core has
+ * them; FX_NO_MIPS_ASM turns them off. */
+#if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
+    && defined(__mips_isa_rev) && __mips_isa_rev < 6
+#define FX_MIPS_MADD 1
+#endif
+
+/* The 64-bit product of two words: one `multu` on the M4K (at -O1 GCC
+ * builds it in software, as for fx_d2 below). */
+static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
+{
+#ifdef FX_MIPS_MADD
+    uint64_t hilo;
+    __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
+    return hilo;
+#else
+    return (uint64_t)a * b;
+#endif
+}
+
+/* The signed 64-bit product of two words: one `mult` on the M4K (GCC's
+ * widening multiply is an -O2 pass: at -O1 it multiplies 64 by 64 bits,
+ * three products and their carries, in every fx_mul). */
+static inline int64_t fx_smul64(int32_t a, int32_t b)
+{
+#ifdef FX_MIPS_MADD
+    int64_t hilo;
+    __asm__("mult\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
+    return hilo;
+#else
+    return (int64_t)a * b;
+#endif
+}
+
 static inline fx fx_mul(fx a, fx b)
 {
-    return fx_wrap64(fx_asr64((int64_t)a * (int64_t)b, FX_FRAC_BITS));
+    return fx_wrap64(fx_asr64(fx_smul64(a, b), FX_FRAC_BITS));
 }
 
 static inline fx fx_idiv(fx a, int32_t n)
@@ -126,26 +160,6 @@ static inline int fx_clz32(uint32_t v)
         n++;
     }
     return n;
-#endif
-}
-
-/* The MIPS32 HI:LO products (fx_umul64, fx_d2, fx_sq64) where the core has
- * them; FX_NO_MIPS_ASM turns them off. */
-#if defined(FX_GCC_SEMANTICS) && defined(__mips__) && !defined(__mips64) && !defined(FX_NO_MIPS_ASM) \
-    && defined(__mips_isa_rev) && __mips_isa_rev < 6
-#define FX_MIPS_MADD 1
-#endif
-
-/* The 64-bit product of two words: one `multu` on the M4K (at -O1 GCC
- * builds it in software, as for fx_d2 below). */
-static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
-{
-#ifdef FX_MIPS_MADD
-    uint64_t hilo;
-    __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
-    return hilo;
-#else
-    return (uint64_t)a * b;
 #endif
 }
 

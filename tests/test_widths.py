@@ -61,6 +61,8 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_acc_mean(F.fx_wrap32(np.int64(a)), np.int64(b)))
     if op == "acc32_mean_about":  # codegen/lang/offsets.py: the kernel wraps its exact sum of offsets
         return int(F.fx_acc_mean_about(F.fx_wrap32(np.int64(a)), np.int64(b), np.int64(c)))
+    if op == "mul":  # Q15 (the drivers' FX_FRAC_BITS): the 64-bit product, floored
+        return int(F.fx_mul(np.int64(a), np.int64(b), 15))
     if op == "about":  # c_positions.py: (positions' sum) - n * base, modulo 2^32
         return int(F.fx_wrap32(np.int64(a) - np.int64(b) * np.int64(c)))
     if op == "acc_mean_about":
@@ -261,4 +263,15 @@ def test_positions_about(driver):
         offsets = sum(int(F.fx_wrap32(np.int64(int(v) - base))) for v in pos)  # the IR's: sum -= dx
         assert py("about", int(p), n, base) == int(F.fx_wrap32(np.int64(offsets)))
         cases.append(("about", int(p), n, base))
+    check(driver, cases)
+
+
+def test_mul_by_one_product(driver):
+    """fx_mul through fx_smul64 (one `mult` on the M4K; GCC at -O1 built the
+    product from three) against the simulator on every pair of edges, signs
+    and random words."""
+    cases = [("mul", a, b) for a in EDGES for b in EDGES]
+    rnd = random.Random(50)
+    cases += [("mul", rnd.randint(I32_MIN, I32_MAX), rnd.randint(I32_MIN, I32_MAX)) for _ in range(3000)]
+    cases += [("mul", rnd.randint(-(2**20), 2**20), rnd.randint(-(2**16), 2**16)) for _ in range(1000)]
     check(driver, cases)

@@ -21,6 +21,7 @@ int main(void)
         else if (!strcmp(op, "sq64")) printf("%" PRIu64 "\n", fx_sq64(x));
         else if (!strcmp(op, "acc32_mean")) printf("%" PRId32 "\n", fx_acc32_mean(x, (int32_t)y));
         else if (!strcmp(op, "acc32_mean_about")) printf("%" PRId32 "\n", fx_acc32_mean_about(x, (int32_t)y, z));
+        else if (!strcmp(op, "mul")) printf("%" PRId32 "\n", fx_mul(x, y));
         else if (!strcmp(op, "about")) printf("%" PRId32 "\n", fx_acc32_about(x, (int32_t)y, z));
         else if (!strcmp(op, "acc_mean_about")) printf("%" PRId32 "\n", fx_acc_mean_about((fx_acc)a, (int32_t)y, z));
         else if (!strcmp(op, "zones")) { /* c: r in the low word, r2 in the high */
