@@ -165,59 +165,50 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride)
 
 void tft_begin(void) { tft_port_select(1); }
 
-/* tft_put's pipeline: span `open` has its window sent and waits for its
- * RAMWR; span `next` still gathers adjacent pixels. A step sends open's
- * RAMWR and next's window, and next becomes open: the port returns as the
- * window's last bytes start to shift, and the caller finds the next pixel
- * meanwhile. A span: its window [x0, x1], then its colours. */
-typedef struct {
-    uint16_t w[2 + TFT_SPAN_MAX];
-} span_t;
+/* tft_put's span: the pixels from column x0 of row y waiting for their
+ * RAMWR, their window already sent. A window ends at the panel's last
+ * column: a span is known to start before it is known how long it runs,
+ * so its window goes out at its first pixel and shifts while the caller
+ * finds the next one; RAMWR writes only the span's pixels. */
 static struct {
-    span_t open, next;
-    int nopen, nnext, y;
+    uint16_t c[TFT_SPAN_MAX];
+    int n, x, y; /* n pixels from column x - n */
 } ts;
 
-static void step(void)
+/* The span's pixels (RAMWR: the write pointer back to the window's start). */
+static inline void span_send(void)
 {
-    const int k = ts.nnext;
-    if (ts.nopen) tft_port_words(ILI_RAMWR, ts.open.w + 2, (unsigned)ts.nopen);
-    if (k) {
-        ts.next.w[1] = (uint16_t)(ts.next.w[0] + k - 1);
-        if (ts.y != tq.y0 || ts.y != tq.y1) {
-            const uint16_t page[2] = {(uint16_t)ts.y, (uint16_t)ts.y};
-            tft_port_words(ILI_PASET, page, 2);
-            tq.y0 = tq.y1 = ts.y;
-        }
-        if (ts.next.w[0] != tq.x0 || ts.next.w[1] != tq.x1) {
-            tft_port_words(ILI_CASET, ts.next.w, 2);
-            tq.x0 = ts.next.w[0];
-            tq.x1 = ts.next.w[1];
-        }
-    }
-    ts.open = ts.next;
-    ts.nopen = k;
-    ts.nnext = 0;
+    if (ts.n) tft_port_words(ILI_RAMWR, ts.c, (unsigned)ts.n);
 }
 
 void tft_put(int x, int y, uint16_t color)
 {
-    const int k = ts.nnext;
-    if (k && x == ts.next.w[0] + k && y == ts.y && k < TFT_SPAN_MAX) { /* adjacent: the same window */
-        ts.next.w[2 + k] = color;
-        ts.nnext = k + 1;
+    if (x == ts.x && y == ts.y && ts.n < TFT_SPAN_MAX && ts.n) { /* adjacent: the same window */
+        ts.c[ts.n++] = color;
+        ts.x = x + 1;
         return;
     }
-    if (k) step();
-    ts.next.w[0] = (uint16_t)x;
-    ts.next.w[2] = color;
-    ts.nnext = 1;
+    span_send();
+    if (y != tq.y0 || y != tq.y1) {
+        const uint16_t page[2] = {(uint16_t)y, (uint16_t)y};
+        tft_port_words(ILI_PASET, page, 2);
+        tq.y0 = tq.y1 = y;
+    }
+    if (x != tq.x0 || tq.x1 != TFT_LAST_COLUMN) {
+        const uint16_t col[2] = {(uint16_t)x, (uint16_t)TFT_LAST_COLUMN};
+        tft_port_words(ILI_CASET, col, 2);
+        tq.x0 = x;
+        tq.x1 = TFT_LAST_COLUMN;
+    }
+    ts.c[0] = color;
+    ts.n = 1;
+    ts.x = x + 1;
     ts.y = y;
 }
 
 void tft_end(void)
 {
-    step(); /* the open span's pixels, the last one's window */
-    step(); /* its pixels */
+    span_send();
+    ts.n = 0;
     tft_port_select(0);
 }

@@ -62,6 +62,8 @@
  * 8-bit frames; 8 is the safe depth), so the port stores them without
  * testing the status. */
 #define TFT_PORT_BURST 8u
+/* The panel's last column in landscape: tft_put's windows end there. */
+#define TFT_LAST_COLUMN 319
 /* Pixels of one window of tft_put: its RAMWR parameters fit one burst. */
 #define TFT_SPAN_MAX ((int)(TFT_PORT_BURST / TFT_PIXEL_BYTES))
 

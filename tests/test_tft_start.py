@@ -124,3 +124,23 @@ def test_the_start_up_decodes_clean_and_the_panel_shows_the_picture(stream_drive
 def test_the_decoder_refuses_what_the_controller_would(stream_driver, name, why):
     r = run_stream(stream_driver, name)
     assert int(r["errors"]) >= 1 and why in r["first"], r
+
+
+def test_scattered_pixels_on_the_wire(tmp_path):
+    """tft_put: a run of adjacent pixels shares one window and one RAMWR, up
+    to TFT_SPAN_MAX (4) of them; a window starts at its span's first pixel
+    and ends at the last column (319), sent before the span's length is
+    known; PASET only where the row changes, CASET only where the column
+    does."""
+    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
+                    includes=[CFG, RUNTIME])
+    out = subprocess.run([str(exe), "put"], capture_output=True, text=True, check=True, timeout=RUN).stdout
+    lines = out.splitlines()
+    ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]
+    got = [(c, bytes(d)) for c, d, _, _ in commands(ev)]
+    w = lambda *v: b"".join(x.to_bytes(2, "big") for x in v)  # noqa: E731
+    CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
+    assert got == [(PASET, w(5, 5)), (CASET, w(10, 319)), (RAMWR, w(0xA1A2, 0xB1B2, 0xC1C2, 0xD1D2)),
+                   (CASET, w(14, 319)), (RAMWR, w(0xE1E2)), (CASET, w(20, 319)), (RAMWR, w(0xF1F2)),
+                   (PASET, w(6, 6)), (RAMWR, w(0x1112)), (CASET, w(3, 319)), (RAMWR, w(0x2122))]
+    assert ev[0] == ("S", 1) and ev[-1] == ("S", 0)

@@ -28,8 +28,23 @@ void tft_port_fill(uint16_t color, uint32_t n)
 void tft_port_reset(int level) { printf("R %d\n", level != 0); }
 void tft_port_delay_ms(uint32_t ms) { printf("W %lu\n", (unsigned long)ms); }
 
-int main(void)
+/* `tft_record put`: after the start-up, scattered pixels through tft_put. */
+static void puts_script(void)
+{
+    static const int px[][3] = {{10, 5, 0xA1A2}, {11, 5, 0xB1B2}, {12, 5, 0xC1C2}, {13, 5, 0xD1D2},
+                                {14, 5, 0xE1E2}, {20, 5, 0xF1F2}, {20, 6, 0x1112}, {3, 6, 0x2122}};
+    unsigned k;
+    tft_begin();
+    for (k = 0; k < sizeof px / sizeof px[0]; k++) tft_put(px[k][0], px[k][1], (uint16_t)px[k][2]);
+    tft_end();
+}
+
+int main(int argc, char **argv)
 {
     tft_init();
+    if (argc > 1 && argv[1][0] == 'p') {
+        printf("X 0\n"); /* the start-up ends here */
+        puts_script();
+    }
     return 0;
 }
