@@ -387,13 +387,16 @@ static inline fx fx_acc32_mean_by(fx_acc32 sum, int32_t n, uint32_t m)
     const uint32_t q = fx_udiv_by(fx_uabs(sum), (uint32_t)n, m, &r);
     return fx_from_u32(sum < 0 ? 0u - q : q);
 }
+/* In words: s = floor(d / n) + base wraps where the exact sum leaves int32;
+ * the exact sum is negative when s is, unless the add overflowed (both
+ * terms of one sign, s of the other), which flips it. */
 static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t m)
 {
     uint32_t r;
     const uint32_t q = fx_udiv_by(fx_uabs(d), (uint32_t)n, m, &r);
-    int64_t v = (d < 0 ? -(int64_t)q - (r != 0) : (int64_t)q) + base; /* floor(d / n) + base */
-    if (r != 0 && v < 0) v++;
-    return fx_wrap64(v);
+    const uint32_t f = d < 0 ? 0u - q - (r != 0) : q, s = f + (uint32_t)base; /* floor(d / n) + base */
+    const int negative = (int32_t)(s ^ ((f ^ s) & ((uint32_t)base ^ s))) < 0;
+    return fx_from_u32(s + (uint32_t)(r != 0 && negative));
 }
 
 /* trunc(a * 2^FX_FRAC_BITS / b), wrapped; b == 0 gives 0. For |b| < 2^24
