@@ -152,7 +152,9 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
     tr = read_trace(log, mark, 3, callee=lambda pc: sym.of(pc) in DIV_FUNCS | MEM_FUNCS, ordered=(2,))
     frame, digest, draw = tr.segments
     labels = PL.label_lines(fw_c.read_text())
-    fixed = fixed_h_functions((RUNTIME_DIR / "fixed.h").read_text())
+    # (header, line) -> the inline function there, for fixed.h and the parts it includes (fixed_roots.h)
+    fixed = {(h.name, ln): fn for h in sorted(RUNTIME_DIR.glob("fixed*.h"))
+             for ln, fn in fixed_h_functions(h.read_text()).items()}
     own = sorted({ins.addr for pc in frame.runs for ins in tr.blocks[pc]
                   if sym.of(ins.addr) not in DIV_FUNCS | MEM_FUNCS})
     where = addr2line(elf, own)
@@ -164,7 +166,7 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
 
     def line_part(addr: int) -> str:
         w = where.get(addr)
-        if w is not None and w[1] == "fixed.h" and not w[0]:
+        if w is not None and (w[1], w[2]) in fixed and not w[0]:
             k = bisect.bisect_left(mine, addr)
             w = where[mine[k - 1]] if k and sym.of(mine[k - 1]) == sym.of(addr) else w
         if w is None or w[1] != fw_c.name:
@@ -178,7 +180,7 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
         if f in MEM_FUNCS:
             return PL.MEM
         w = where.get(ins.addr, ([], "", 0))
-        inl = set(w[0]) | ({fixed.get(w[2], "")} if w[1] == "fixed.h" else set())
+        inl = set(w[0]) | {fixed.get((w[1], w[2]), "")}
         if f == "main":
             return PL.HARNESS
         if inl & SQRT_INLINE:
