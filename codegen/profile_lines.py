@@ -48,6 +48,12 @@ def _close(lines: list[str], start: int) -> int:
     return len(lines) - 1
 
 
+def _y_test(line: str) -> bool:
+    """The line ending a candidate's part: its box test, or the grid
+    window's y line (flock_grid.j2: a test, or none in an inner band)."""
+    return "fx_outside_box(" in line or "/* y: " in line
+
+
 def rule_names(text: str) -> list[str]:
     m = re.search(r"The rules, in spec order: ([^.]*)\.", text)
     return [r.strip() for r in m.group(1).split(",")] if m else []
@@ -100,14 +106,14 @@ def label_lines(text: str) -> dict[int, str]:
             put(k, GRID_WALK)
     for k in range(_close(lines, walk) + 1 if walk is not None else hend + 1, f1 + 1):
         put(k, SETUP)
-    # the pair loops (the grid's once-only loop has one a window), each with its box test
+    # the pair loops (the grid's once-only loop has one a window or two), each with its y or box test
     loop = re.compile(r"\s*for \((;; |; [^;]*; |o = [^;]*; [^;]*; )o\+\+\)")
     loops = []
     k = body
     while k < hend:
         if loop.match(lines[k]):
             end = _close(lines, k)
-            loops.append((k, end, next((i for i in range(k, end) if "fx_outside_box(" in lines[i]), k)))
+            loops.append((k, end, next((i for i in range(k, end) if _y_test(lines[i])), k)))
             k = end
         k += 1
     # the grid's windows: from the first window line to the last pair loop, outside the loops

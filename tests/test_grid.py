@@ -58,6 +58,13 @@ def _build(spec, spec_path: str, out: Path, grid: bool) -> Path:
     # boids leave the screen (edge cells clamp) and a range below the
     # minimum cell (cells stay at their compile-time minimum)
     ("boids", 400, 200, ("turn_factor=0", "visual_range=3", "protected_range=1")),
+    # each pair once tests y less (flock_grid.j2). A protected range wider
+    # than the box (the visual range, the seed's) separates pairs a y test
+    # must drop: with boids clamped into the edge bands (which keep their
+    # test), and in bands taller than the box (all keep it). Each range
+    # within the guard, so that the once-only copy runs.
+    ("boids", 400, 200, ("turn_factor=0", "visual_range=20", "protected_range=28")),
+    ("boids", 400, 100, ("visual_range=5", "protected_range=7")),
     ("vector_forces", 400, 60, ()),             # radius zones, exact distances
     ("scouts_vga", 400, 60, ()),                # rules that use the boid's index
     ("extensions", 400, 60, ()),                # perching: pre-step `continue`, boid state

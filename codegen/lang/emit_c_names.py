@@ -26,7 +26,7 @@ KINDS = {"predators": ("predator", "predator_count", "mover_t"),
 # the code below), so no emitted name takes one.
 GENERATED = frozenset("""
 f r P n i j k s b o p x y vx vy dx dy d2 dist box seed_box others previous cell cols rows cells
-gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim protected2 visual2 tries lo hi tx ty want range range2 best best_d2
+gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim ylim band_box protected2 visual2 tries lo hi tx ty want range range2 best best_d2
 hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_win band_sort band_window
 band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
 k_best d2_best r2 a q me mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
