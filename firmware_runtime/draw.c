@@ -141,6 +141,8 @@ void pixset_show(pixset_t *s)
         j = nb;
         while (i < oe || j < ne) { /* merge; a column twice in a list counts once */
             const int ox = i < oe ? (int)(xo[i] & PIXSET_X) : 0x10000, nx = j < ne ? (int)xn[j] : 0x10000;
+            int x;
+            uint16_t c;
             if (ox == lasto) {
                 i++;
                 continue;
@@ -150,19 +152,23 @@ void pixset_show(pixset_t *s)
                 continue;
             }
             if (ox < nx) { /* left: black */
-                tft_put(ox, r, PLAT_BLACK);
-                lasto = ox;
+                x = lasto = ox;
+                c = PLAT_BLACK;
                 i++;
             } else if (nx < ox) { /* arrived */
-                tft_put(nx, r, color);
-                lastn = nx;
+                x = lastn = nx;
+                c = color;
                 j++;
             } else { /* stayed: sent only if covered meanwhile */
-                if (xo[i] & PIXSET_OVER) tft_put(nx, r, color);
+                const int over = xo[i] & PIXSET_OVER;
                 lasto = lastn = nx;
                 i++;
                 j++;
+                if (!over) continue;
+                x = nx;
+                c = color;
             }
+            tft_put(x, r, c);
         }
     }
     tft_end();

@@ -202,6 +202,16 @@ void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
     }
 }
 
+void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
+{
+    if (a > 0xFFFFu || b > 0xFFFFu) fail("a range past 16 bits (driver bug)");
+    lcd_command(cmd);
+    lcd_data((uint8_t)(a >> 8));
+    lcd_data((uint8_t)a);
+    lcd_data((uint8_t)(b >> 8));
+    lcd_data((uint8_t)b);
+}
+
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     /* The common case in one step: whole pixels of RAMWR on a good stream. */

@@ -193,17 +193,24 @@ void tft_port_select(int on)
     else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
 }
 
+/* A command byte with DC low, then DC high for its parameters. DC applies
+ * to the byte on the wire: it switches between bytes only. */
+static inline void spi_command(uint8_t cmd)
+{
+    spi_wait_idle();
+    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    SPI1BUF = cmd;
+    spi_wait_idle();
+    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+}
+
 void tft_port_commands(const uint8_t *seq, size_t len)
 {
     const uint8_t *end = seq + len;
     while (seq < end) {
         unsigned n = seq[1];
-        spi_wait_idle(); /* DC applies to the byte on the wire: switch between bytes only */
-        PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
-        SPI1BUF = seq[0];
+        spi_command(seq[0]);
         seq += 2;
-        spi_wait_idle();
-        PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
         if (n <= TFT_PORT_BURST) {
             while (n--) SPI1BUF = *seq++; /* the FIFO is empty: room for a burst */
         } else {
@@ -214,15 +221,20 @@ void tft_port_commands(const uint8_t *seq, size_t len)
 
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
-    spi_wait_idle();
-    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
-    SPI1BUF = cmd;
-    spi_wait_idle();
-    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    spi_command(cmd);
     for (; n; n--, w++) { /* <= TFT_PORT_BURST bytes after an idle wait: a burst */
         SPI1BUF = *w >> 8;
         SPI1BUF = *w & 0xFFu;
     }
+}
+
+void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
+{
+    spi_command(cmd);
+    SPI1BUF = a >> 8; /* four bytes after an idle wait: a burst */
+    SPI1BUF = a & 0xFFu;
+    SPI1BUF = b >> 8;
+    SPI1BUF = b & 0xFFu;
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)

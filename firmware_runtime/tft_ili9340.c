@@ -2,14 +2,12 @@
 #include "tft_ili9340.h"
 
 /* Commands wait in q and leave in one tft_port_commands call: [command,
- * count, parameters] back to back, up to p. The controller's column and
- * page windows as last set (x0 < 0, y0 < 0: not known; after a reset both
- * return to their defaults, which we never use). One struct: one base
- * address for the M4K to load. */
+ * count, parameters] back to back, up to p. The controller's window as
+ * last set is tft_pen's (tft_ili9340.h). */
 static struct {
     uint8_t q[192], *p;
-    int x0, x1, y0, y1;
-} tq = {{0}, tq.q, -1, 0, -1, 0};
+} tq = {{0}, tq.q};
+tft_pen_t tft_pen = {{0}, 0, 0, 0, -1, 0, -1, 0};
 
 static void flush(void)
 {
@@ -87,7 +85,7 @@ typedef char tft_init_bytes_match[(sizeof init_seq - INIT_SEQ_COMMANDS + 3u == T
 void tft_init(void)
 {
     size_t i = 0;
-    tq.x0 = tq.y0 = -1;
+    tft_pen.x0 = tft_pen.y0 = -1;
     tq.p = tq.q;
     tft_port_select(0);
     /* Hardware reset: low pulse >= 10 us, then 120 ms before commands. */
@@ -125,15 +123,15 @@ static void window(int x0, int y0, int x1, int y1)
     uint8_t *p;
     room(6u + 6u + 2u);
     p = tq.p;
-    if (x0 != tq.x0 || x1 != tq.x1) {
+    if (x0 != tft_pen.x0 || x1 != tft_pen.x1) {
         p = put_range(p, ILI_CASET, x0, x1);
-        tq.x0 = x0;
-        tq.x1 = x1;
+        tft_pen.x0 = x0;
+        tft_pen.x1 = x1;
     }
-    if (y0 != tq.y0 || y1 != tq.y1) {
+    if (y0 != tft_pen.y0 || y1 != tft_pen.y1) {
         p = put_range(p, ILI_PASET, y0, y1);
-        tq.y0 = y0;
-        tq.y1 = y1;
+        tft_pen.y0 = y0;
+        tft_pen.y1 = y1;
     }
     p[0] = ILI_RAMWR;
     p[1] = 0;
@@ -165,50 +163,9 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride)
 
 void tft_begin(void) { tft_port_select(1); }
 
-/* tft_put's span: the pixels from column x0 of row y waiting for their
- * RAMWR, their window already sent. A window ends at the panel's last
- * column: a span is known to start before it is known how long it runs,
- * so its window goes out at its first pixel and shifts while the caller
- * finds the next one; RAMWR writes only the span's pixels. */
-static struct {
-    uint16_t c[TFT_SPAN_MAX];
-    int n, x, y; /* n pixels from column x - n */
-} ts;
-
-/* The span's pixels (RAMWR: the write pointer back to the window's start). */
-static inline void span_send(void)
-{
-    if (ts.n) tft_port_words(ILI_RAMWR, ts.c, (unsigned)ts.n);
-}
-
-void tft_put(int x, int y, uint16_t color)
-{
-    if (x == ts.x && y == ts.y && ts.n < TFT_SPAN_MAX && ts.n) { /* adjacent: the same window */
-        ts.c[ts.n++] = color;
-        ts.x = x + 1;
-        return;
-    }
-    span_send();
-    if (y != tq.y0 || y != tq.y1) {
-        const uint16_t page[2] = {(uint16_t)y, (uint16_t)y};
-        tft_port_words(ILI_PASET, page, 2);
-        tq.y0 = tq.y1 = y;
-    }
-    if (x != tq.x0 || tq.x1 != TFT_LAST_COLUMN) {
-        const uint16_t col[2] = {(uint16_t)x, (uint16_t)TFT_LAST_COLUMN};
-        tft_port_words(ILI_CASET, col, 2);
-        tq.x0 = x;
-        tq.x1 = TFT_LAST_COLUMN;
-    }
-    ts.c[0] = color;
-    ts.n = 1;
-    ts.x = x + 1;
-    ts.y = y;
-}
-
 void tft_end(void)
 {
-    span_send();
-    ts.n = 0;
+    if (tft_pen.n) tft_port_words(ILI_RAMWR, tft_pen.c, (unsigned)tft_pen.n);
+    tft_pen.n = 0;
     tft_port_select(0);
 }

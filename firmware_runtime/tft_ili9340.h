@@ -75,8 +75,11 @@ void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
  * count bytes are not sent. DC is left high. */
 void tft_port_commands(const uint8_t *seq, size_t len);
 /* One command and its n 16-bit parameters, each MSB first (n <= TFT_PORT_BURST
- * / 2): the pixel path's windows and colours, without a batch to build. */
+ * / 2): the pixel path's colours (RAMWR), without a batch to build. */
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n);
+/* CASET or PASET [a, b]: the command and its two 16-bit parameters, MSB
+ * first; the pixel path's windows. */
+void tft_port_range(uint8_t cmd, unsigned a, unsigned b);
 void tft_port_fill(uint16_t color, uint32_t n); /* the colour n times (DC high, MSB first) */
 void tft_port_reset(int level);                 /* the RST pin */
 void tft_port_delay_ms(uint32_t ms);            /* init only */
@@ -92,9 +95,50 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
  * adjacent ones share a window (up to TFT_SPAN_MAX). Each call sends what
  * an earlier pixel still needs and returns while its bytes shift out, so
  * the caller's search for the next pixel overlaps the SPI (the budget's
- * timeline: codegen/spi_timeline.py). Nothing else may draw in between. */
+ * timeline: codegen/spi_timeline.py). Nothing else may draw in between.
+ * Inline: the caller's loop keeps its registers across a pixel that joins
+ * the span (most calls send nothing). */
 void tft_begin(void);
-void tft_put(int x, int y, uint16_t color);
+static inline void tft_put(int x, int y, uint16_t color);
 void tft_end(void);
+
+/* tft_put's state: the span, n pixels c from column x - n of row y waiting
+ * for their RAMWR, their window already sent; and the controller's window
+ * as last set (x0 < 0, y0 < 0: not known; after a reset both return to
+ * their defaults, which we never use). A window ends at the panel's last
+ * column: a span is known to start before it is known how long it runs,
+ * so its window goes out at its first pixel and shifts while the caller
+ * finds the next one; RAMWR writes only the span's pixels. One struct: one
+ * base address for the M4K to load. */
+typedef struct {
+    uint16_t c[TFT_SPAN_MAX];
+    int n, x, y;
+    int x0, x1, y0, y1;
+} tft_pen_t;
+extern tft_pen_t tft_pen;
+
+static inline void tft_put(int x, int y, uint16_t color)
+{
+    tft_pen_t *const p = &tft_pen;
+    if (x == p->x && y == p->y && p->n < TFT_SPAN_MAX && p->n) { /* adjacent: the same window */
+        p->c[p->n++] = color;
+        p->x = x + 1;
+        return;
+    }
+    if (p->n) tft_port_words(ILI_RAMWR, p->c, (unsigned)p->n); /* the span before: RAMWR resets the pointer */
+    if (y != p->y0 || y != p->y1) {
+        tft_port_range(ILI_PASET, (unsigned)y, (unsigned)y);
+        p->y0 = p->y1 = y;
+    }
+    if (x != p->x0 || p->x1 != TFT_LAST_COLUMN) {
+        tft_port_range(ILI_CASET, (unsigned)x, TFT_LAST_COLUMN);
+        p->x0 = x;
+        p->x1 = TFT_LAST_COLUMN;
+    }
+    p->c[0] = color;
+    p->n = 1;
+    p->x = x + 1;
+    p->y = y;
+}
 
 #endif

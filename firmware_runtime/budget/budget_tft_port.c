@@ -43,6 +43,15 @@ static inline void spi_put_waiting(uint8_t b)
     spi1buf = b;
 }
 
+static inline void spi_command(uint8_t cmd)
+{
+    spi_wait_idle();
+    lat_clr = 1u << 0; /* DC low: a command */
+    spi1buf = cmd;
+    spi_wait_idle();
+    lat_set = 1u << 0;
+}
+
 void tft_port_select(int on)
 {
     spi_wait_idle();
@@ -55,12 +64,8 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     const uint8_t *end = seq + len;
     while (seq < end) {
         unsigned n = seq[1];
-        spi_wait_idle();
-        lat_clr = 1u << 0; /* DC low: a command */
-        spi1buf = seq[0];
+        spi_command(seq[0]);
         seq += 2;
-        spi_wait_idle();
-        lat_set = 1u << 0;
         if (n <= TFT_PORT_BURST) {
             while (n--) spi1buf = *seq++;
         } else {
@@ -71,15 +76,20 @@ void tft_port_commands(const uint8_t *seq, size_t len)
 
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
-    spi_wait_idle();
-    lat_clr = 1u << 0;
-    spi1buf = cmd;
-    spi_wait_idle();
-    lat_set = 1u << 0;
+    spi_command(cmd);
     for (; n; n--, w++) {
         spi1buf = *w >> 8;
         spi1buf = *w & 0xFFu;
     }
+}
+
+void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
+{
+    spi_command(cmd);
+    spi1buf = a >> 8;
+    spi1buf = a & 0xFFu;
+    spi1buf = b >> 8;
+    spi1buf = b & 0xFFu;
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)

@@ -21,6 +21,11 @@ void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
     printf("C %02X\n", (unsigned)cmd);
     for (; n; n--, w++) printf("D %02X\nD %02X\n", (unsigned)(*w >> 8), (unsigned)(*w & 0xFFu));
 }
+void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
+{
+    printf("C %02X\nD %02X\nD %02X\nD %02X\nD %02X\n", (unsigned)cmd, (a >> 8) & 0xFFu, a & 0xFFu, (b >> 8) & 0xFFu,
+           b & 0xFFu);
+}
 void tft_port_fill(uint16_t color, uint32_t n)
 {
     while (n--) printf("D %02X\nD %02X\n", (unsigned)(color >> 8), (unsigned)(color & 0xFFu));
