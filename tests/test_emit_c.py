@@ -455,8 +455,10 @@ def test_default_spec_boids_step_reads_like_the_seed():
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
                    "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
                    "cohesion_sum_x = fx_add(cohesion_sum_x, o->x);",
-                   "boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x)",
-                   "boids_mean(alignment_sum_vx, n_visual)",  # the divisor a multiply (mean_table.py)
+                   "boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x, n_visual_recip)",
+                   # the divisor a multiply, its reciprocal looked up once a boid (mean_table.py)
+                   "const uint32_t n_visual_recip = boids_recip_of(n_visual);",
+                   "boids_mean(alignment_sum_vx, n_visual, n_visual_recip)",
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
                    # the speed compared as its square, the root only where read (codegen/lang/roots.py)
                    "const uint64_t speed_sq = fx_mag2(vx, vy);", "if (fx_mag_lt(speed_sq, P->min_speed)) {",

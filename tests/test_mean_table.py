@@ -34,4 +34,9 @@ def test_a_flock_beyond_the_table_divides():
 def test_the_default_spec_uses_it():
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     assert "static const uint32_t boids_recip[] = {" in text
-    assert "boids_mean(alignment_sum_vx, n_visual)" in text and "fx_acc32_mean(" in text  # outside the table: div
+    assert "rn ? fx_acc32_mean_by(s, n, rn) : fx_acc32_mean(s, n)" in text  # outside the table: div
+    # the count's reciprocal once a boid, after the pair loop (the count is final) and before the means
+    step = text[text.index("void boids_step("):]
+    hoist = step.index("const uint32_t n_visual_recip = boids_recip_of(n_visual);")
+    assert step.rindex("n_visual++;", 0, hoist) < hoist < step.index("boids_mean(alignment_sum_vx, n_visual, n_visual_recip)")
+    assert step.count("boids_recip_of(") == 1

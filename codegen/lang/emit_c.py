@@ -57,6 +57,7 @@ class FlockC:
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
         self._taken = set(GENERATED)
         self.means_called: set = set()  # emit_c_names.RuleNames.mean32
+        self.recips: dict = {}  # a boid group's count -> its reciprocal's local (mean_recip)
         rules = [Rule(r.index, r.name, r.ir, dict(r.refs)) for r in m.rules]
         seen: dict = {}
         for r in rules:
@@ -94,6 +95,23 @@ class FlockC:
         self.mean_table = mean_table.lines(m.spec.flock.capacity, self.means_called)
 
     # --- names -----------------------------------------------------------
+    def mean_recip(self, count: str) -> str:
+        """The reciprocal a 32-bit mean by `count` multiplies by (mean_table.py).
+        A boid group's count is final once the pair loop ends, so its
+        reciprocal is looked up once a boid, into a local (recip_decls,
+        printed after the loop; GCC at -O1 would load it at every mean);
+        any other count (a nearest pick's, an entity loop's) where it is read."""
+        final = {g.count for g in self.groups.values() if g.count and g.key[2] != "nearest"}
+        if count not in final:
+            return f"boids_recip_of({count})"
+        if count not in self.recips:
+            self.recips[count] = self._alloc(f"{count}_recip")
+        return self.recips[count]
+
+    @property
+    def recip_decls(self) -> list:
+        return [f"const uint32_t {v} = boids_recip_of({c});" for c, v in self.recips.items()]
+
     def alloc_name(self, name: str) -> str:
         """A C name no other emitted name takes."""
         return self._alloc(name)

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pysim.fxdecimal import to_raw_exact
 
 from .c_positions import OP as C_POSITIONS
+from .mean_table import CALLS as RECIP_CALLS
 from .ir import Accumulate, Assign, Const, If, Op, Ref, Return, Type
 from .ops import OPS
 
@@ -154,6 +155,9 @@ class Names:
     def ret(self) -> list:  # pragma: no cover - interface
         raise EmitError("return outside before")
 
+    def mean_recip(self, count: str) -> str:
+        return f"boids_recip_of({count})"
+
     def mean32(self, op: str) -> str:
         """The C function of a 32-bit mean (sum_mean, sum_idiv, sum_mean_about)."""
         return "fx_acc32_mean_about" if op == "sum_mean_about" else "fx_acc32_mean"  # 32/32: the M4K's div
@@ -211,7 +215,10 @@ def expr(e, names: Names) -> tuple[str, int]:
         fn = names.mean32(op)
     if len(args) != OPS[op].arity:
         raise EmitError(f"op {op} takes {OPS[op].arity} arguments, got {len(args)}")
-    return f"{fn}({', '.join(expr(a, names)[0] for a in args)})", ATOM
+    texts = [expr(a, names)[0] for a in args]
+    if fn in RECIP_CALLS:  # mean_table.py: the count's reciprocal, looked up once where it can be
+        texts.append(names.mean_recip(texts[1]))
+    return f"{fn}({', '.join(texts)})", ATOM
 
 
 def cond(e, names: Names) -> str:

@@ -196,3 +196,6 @@ class RuleNames(Names):
         fn = call(op, self.plan.m.spec.flock.capacity)
         self.plan.means_called.add(fn)
         return fn
+
+    def mean_recip(self, count: str) -> str:
+        return self.plan.mean_recip(count)

@@ -31,17 +31,20 @@ def lines(capacity: int, used: set) -> list:
     out += [f"    {r}," for r in rows]
     out += ["};",
             "typedef char boids_recip_fits[sizeof boids_recip / sizeof boids_recip[0] == BOIDS_CAPACITY + 1 ? 1 : -1];"]
-    guard = "n > 0 && n <= BOIDS_CAPACITY"
+    out += ["/* n's reciprocal, 0 outside the table (then the mean divides) */",
+            "static inline uint32_t boids_recip_of(int32_t n)",
+            "{",
+            "    return (uint32_t)n - 1u < (uint32_t)BOIDS_CAPACITY ? boids_recip[n] : 0u;",
+            "}"]
     if "boids_mean" in used:
-        out += ["static inline fx boids_mean(fx_acc32 s, int32_t n)",
+        out += ["static inline fx boids_mean(fx_acc32 s, int32_t n, uint32_t rn)",
                 "{",
-                f"    return {guard} ? fx_acc32_mean_by(s, n, boids_recip[n]) : fx_acc32_mean(s, n);",
+                "    return rn ? fx_acc32_mean_by(s, n, rn) : fx_acc32_mean(s, n);",
                 "}"]
     if "boids_mean_about" in used:
-        out += ["static inline fx boids_mean_about(fx_acc32 d, int32_t n, fx base)",
+        out += ["static inline fx boids_mean_about(fx_acc32 d, int32_t n, fx base, uint32_t rn)",
                 "{",
-                f"    return {guard} ? fx_acc32_mean_about_by(d, n, base, boids_recip[n])"
-                " : fx_acc32_mean_about(d, n, base);",
+                "    return rn ? fx_acc32_mean_about_by(d, n, base, rn) : fx_acc32_mean_about(d, n, base);",
                 "}"]
     return out
 

@@ -171,13 +171,18 @@ static const uint32_t boids_recip[] = {
     44739242u, 44278013u, 43826196u, 43383508u, 42949672u,
 };
 typedef char boids_recip_fits[sizeof boids_recip / sizeof boids_recip[0] == BOIDS_CAPACITY + 1 ? 1 : -1];
-static inline fx boids_mean(fx_acc32 s, int32_t n)
+/* n's reciprocal, 0 outside the table (then the mean divides) */
+static inline uint32_t boids_recip_of(int32_t n)
 {
-    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_by(s, n, boids_recip[n]) : fx_acc32_mean(s, n);
+    return (uint32_t)n - 1u < (uint32_t)BOIDS_CAPACITY ? boids_recip[n] : 0u;
 }
-static inline fx boids_mean_about(fx_acc32 d, int32_t n, fx base)
+static inline fx boids_mean(fx_acc32 s, int32_t n, uint32_t rn)
 {
-    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_about_by(d, n, base, boids_recip[n]) : fx_acc32_mean_about(d, n, base);
+    return rn ? fx_acc32_mean_by(s, n, rn) : fx_acc32_mean(s, n);
+}
+static inline fx boids_mean_about(fx_acc32 d, int32_t n, fx base, uint32_t rn)
+{
+    return rn ? fx_acc32_mean_about_by(d, n, base, rn) : fx_acc32_mean_about(d, n, base);
 }
 
 void boids_step(flock_t *f, rng_t *r)
@@ -268,6 +273,9 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
+        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        const uint32_t n_visual_recip = boids_recip_of(n_visual);
+
         /* obstacle_avoidance */
         {
             fx_acc push_x = 0, push_y = 0;
@@ -307,14 +315,14 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* alignment */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(boids_mean(alignment_sum_vx, n_visual), vx), P->matching_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(boids_mean(alignment_sum_vy, n_visual), vy), P->matching_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean(alignment_sum_vx, n_visual, n_visual_recip), vx), P->matching_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean(alignment_sum_vy, n_visual, n_visual_recip), vy), P->matching_factor));
         }
 
         /* cohesion */
         if (n_visual > 0) {
-            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x), x), P->centering_factor));
-            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_y, n_visual, y), n_visual, y), y), P->centering_factor));
+            vx = fx_add(vx, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_x, n_visual, x), n_visual, x, n_visual_recip), x), P->centering_factor));
+            vy = fx_add(vy, fx_mul(fx_sub(boids_mean_about(fx_acc32_about(cohesion_sum_y, n_visual, y), n_visual, y, n_visual_recip), y), P->centering_factor));
         }
 
         /* separation */

@@ -115,9 +115,14 @@ static const uint32_t boids_recip[] = {
     35791394u,
 };
 typedef char boids_recip_fits[sizeof boids_recip / sizeof boids_recip[0] == BOIDS_CAPACITY + 1 ? 1 : -1];
-static inline fx boids_mean(fx_acc32 s, int32_t n)
+/* n's reciprocal, 0 outside the table (then the mean divides) */
+static inline uint32_t boids_recip_of(int32_t n)
 {
-    return n > 0 && n <= BOIDS_CAPACITY ? fx_acc32_mean_by(s, n, boids_recip[n]) : fx_acc32_mean(s, n);
+    return (uint32_t)n - 1u < (uint32_t)BOIDS_CAPACITY ? boids_recip[n] : 0u;
+}
+static inline fx boids_mean(fx_acc32 s, int32_t n, uint32_t rn)
+{
+    return rn ? fx_acc32_mean_by(s, n, rn) : fx_acc32_mean(s, n);
 }
 
 void boids_step(flock_t *f, rng_t *r)
@@ -222,16 +227,20 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
+        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        const uint32_t n_r_separation_radius_recip = boids_recip_of(n_r_separation_radius);
+        const uint32_t n_r_neighbor_radius_recip = boids_recip_of(n_r_neighbor_radius);
+
         /* separation_force */
         if (n_r_separation_radius > 0) {
-            vx = fx_add(vx, fx_mul(boids_mean(separation_force_push_x, n_r_separation_radius), P->separation_weight));
-            vy = fx_add(vy, fx_mul(boids_mean(separation_force_push_y, n_r_separation_radius), P->separation_weight));
+            vx = fx_add(vx, fx_mul(boids_mean(separation_force_push_x, n_r_separation_radius, n_r_separation_radius_recip), P->separation_weight));
+            vy = fx_add(vy, fx_mul(boids_mean(separation_force_push_y, n_r_separation_radius, n_r_separation_radius_recip), P->separation_weight));
         }
 
         /* alignment_force */
         if (n_r_neighbor_radius > 0) {
-            fx ax = boids_mean(alignment_force_sum_vx, n_r_neighbor_radius);
-            fx ay = boids_mean(alignment_force_sum_vy, n_r_neighbor_radius);
+            fx ax = boids_mean(alignment_force_sum_vx, n_r_neighbor_radius, n_r_neighbor_radius_recip);
+            fx ay = boids_mean(alignment_force_sum_vy, n_r_neighbor_radius, n_r_neighbor_radius_recip);
             const fx m = BOIDS_MAG(ax, ay);
             if (m > P->max_force) {
                 ax = fx_mul(fx_div(ax, m), P->max_force);
@@ -243,8 +252,8 @@ void boids_step(flock_t *f, rng_t *r)
 
         /* cohesion_force */
         if (n_r_neighbor_radius > 0) {
-            fx cx = boids_mean(cohesion_force_to_x, n_r_neighbor_radius);
-            fx cy = boids_mean(cohesion_force_to_y, n_r_neighbor_radius);
+            fx cx = boids_mean(cohesion_force_to_x, n_r_neighbor_radius, n_r_neighbor_radius_recip);
+            fx cy = boids_mean(cohesion_force_to_y, n_r_neighbor_radius, n_r_neighbor_radius_recip);
             const fx m = BOIDS_MAG(cx, cy);
             if (m > P->max_force) {
                 cx = fx_mul(fx_div(cx, m), P->max_force);
