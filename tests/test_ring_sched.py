@@ -1,6 +1,6 @@
 """The mirror's additions to the ring entry, software-pipelined
-(codegen/lang/ring_sched.py): each field loaded two statements ahead, the
-same stores in the same order; what it cannot move stays as written. The
+(codegen/lang/ring_sched.py): each field loaded two statements ahead and
+held there (FX_LOADED), the same stores in the same order; what it cannot move stays as written. The
 bits are the parity tests' (every spec that visits each pair once)."""
 from __future__ import annotations
 
@@ -27,12 +27,16 @@ def test_a_run_loads_two_ahead_and_stores_in_order():
             "q1->w += fx_mul(mdx, k);"]
     out = pipelined(_Plan(), body, TYPES)
     assert out == ["const int32_t was_n = q0->n;",
+                   "FX_LOADED(was_n);",
                    "const fx_acc32 was_sx = q0->sx;",
+                   "FX_LOADED(was_sx);",
                    "q0->n = was_n + 1;",
                    "const fx_acc32 was_sy = q1->sy;",
+                   "FX_LOADED(was_sy);",
                    "/* alignment */",
                    "q0->sx = fx_add(was_sx, vx);",
                    "const fx_acc was_w = q1->w;",
+                   "FX_LOADED(was_w);",
                    "q1->sy = fx_sub(was_sy, mdy);",
                    "q1->w = was_w + (fx_mul(mdx, k));"]
     stores = [ln.split(" = ")[0] for ln in out if ln.startswith("q")]
@@ -47,7 +51,9 @@ def test_what_it_cannot_move_stays():
     out = pipelined(_Plan(), body, TYPES)
     assert out[0] == "q0->sx = fx_add(q0->sx, q0->n);"
     assert out[1] == "q0->n++;" and out[2:] == ["const int32_t was_n = q0->n;",
+                                                "FX_LOADED(was_n);",
                                                 "const fx_acc32 was_sy = q0->sy;",
+                                                "FX_LOADED(was_sy);",
                                                 "q0->n = was_n + 1;",
                                                 "q0->sy = fx_add(was_sy, vy);"]
     # nested code (a rule's if) is not a straight run

@@ -5,10 +5,11 @@ At -O1 GCC emits them in source order, so `q0->s = fx_add(q0->s, e)` is a
 load and, right after it, the add that waits for it: one load-use cycle on
 the M4K each field, each pair in range (500-boid grid: 40k cycles a frame).
 Loaded ahead, no add waits, and at most two loaded values are live, so no
-register spills. Only straight runs are moved: the statements of the
-mirror's own block that add to a field of the entry, each field once, from
-values that read no field of the entry. Same loads, same stores, in the
-same order per field: the same bits."""
+register spills. Each load is followed by FX_LOADED (fixed.h): a value read
+once would otherwise be sunk back to its add. Only straight runs are moved:
+the statements of the mirror's own block that add to a field of the entry,
+each field once, from values that read no field of the entry. Same loads,
+same stores, in the same order per field: the same bits."""
 from __future__ import annotations
 
 import re
@@ -47,14 +48,15 @@ def pipelined(plan, body: list, ctypes: dict) -> list:
 
             def load(i):
                 _, ptr, field, _, _ = run[i]
-                return f"const {ctypes[field]} {names[i]} = {ptr}->{field};"
+                return [f"const {ctypes[field]} {names[i]} = {ptr}->{field};", f"FX_LOADED({names[i]});"]
 
-            out.extend(load(i) for i in range(2))
+            for i in range(2):
+                out.extend(load(i))
             for i, (comments, ptr, field, value, _) in enumerate(run):
                 out.extend(comments)
                 out.append(f"{ptr}->{field} = {value.format(v=names[i])};")
                 if i + 2 < len(run):
-                    out.append(load(i + 2))
+                    out.extend(load(i + 2))
         run.clear()
 
     for line in body:

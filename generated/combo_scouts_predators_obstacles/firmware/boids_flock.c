@@ -240,12 +240,16 @@ void boids_step(flock_t *f, rng_t *r)
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const fx_acc32 was_separation_close_dx = q0->separation_close_dx;
+                    FX_LOADED(was_separation_close_dx);
                     const fx_acc32 was_separation_close_dy = q0->separation_close_dy;
+                    FX_LOADED(was_separation_close_dy);
                     /* separation */
                     q0->separation_close_dx = fx_add(was_separation_close_dx, mdx);
                     q0->separation_close_dy = fx_add(was_separation_close_dy, mdy);
                 }
             } else if (in_visual < 0) {
+                FX_LOADED(o->vx);
+                FX_LOADED(o->vy);
                 n_visual++;
                 /* alignment */
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
@@ -258,14 +262,19 @@ void boids_step(flock_t *f, rng_t *r)
                     char *const q = BOIDS_PAIR_ENTRY(o);
                     pair_plane0_t *const q0 = BOIDS_PAIR_PLANE(0, q);
                     const int32_t was_n_visual = q0->n_visual;
+                    FX_LOADED(was_n_visual);
                     const fx_acc32 was_alignment_sum_vx = q0->alignment_sum_vx;
+                    FX_LOADED(was_alignment_sum_vx);
                     q0->n_visual = was_n_visual + 1;
                     const fx_acc32 was_alignment_sum_vy = q0->alignment_sum_vy;
+                    FX_LOADED(was_alignment_sum_vy);
                     /* alignment */
                     q0->alignment_sum_vx = fx_add(was_alignment_sum_vx, vx);
                     const fx_acc32 was_cohesion_sum_x = q0->cohesion_sum_x;
+                    FX_LOADED(was_cohesion_sum_x);
                     q0->alignment_sum_vy = fx_add(was_alignment_sum_vy, vy);
                     const fx_acc32 was_cohesion_sum_y = q0->cohesion_sum_y;
+                    FX_LOADED(was_cohesion_sum_y);
                     /* cohesion */
                     q0->cohesion_sum_x = fx_add(was_cohesion_sum_x, x);
                     q0->cohesion_sum_y = fx_add(was_cohesion_sum_y, y);

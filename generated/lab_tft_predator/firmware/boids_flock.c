@@ -146,6 +146,8 @@ void boids_step(flock_t *f, rng_t *r)
                 separation_close_dx += dx;
                 separation_close_dy += dy;
             } else if (in_visual < 0) {
+                FX_LOADED(o->vx);
+                FX_LOADED(o->vy);
                 n_visual++;
                 /* alignment */
                 alignment_sum_vx += o->vx;

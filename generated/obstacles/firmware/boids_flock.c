@@ -225,6 +225,8 @@ void boids_step(flock_t *f, rng_t *r)
                 }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
+                FX_LOADED(o->vx);
+                FX_LOADED(o->vy);
                 n_r_neighbor_radius++;
                 /* alignment_unit */
                 alignment_unit_sum_vx += o->vx;
@@ -240,14 +242,19 @@ void boids_step(flock_t *f, rng_t *r)
                     pair_plane3_t *const q3 = BOIDS_PAIR_PLANE(3, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const int32_t was_n_r_neighbor_radius = q3->n_r_neighbor_radius;
+                    FX_LOADED(was_n_r_neighbor_radius);
                     const fx_acc was_alignment_unit_sum_vx = q1->alignment_unit_sum_vx;
+                    FX_LOADED(was_alignment_unit_sum_vx);
                     q3->n_r_neighbor_radius = was_n_r_neighbor_radius + 1;
                     const fx_acc was_alignment_unit_sum_vy = q1->alignment_unit_sum_vy;
+                    FX_LOADED(was_alignment_unit_sum_vy);
                     /* alignment_unit */
                     q1->alignment_unit_sum_vx = was_alignment_unit_sum_vx + (vx);
                     const fx_acc was_cohesion_radius_sum_x = q2->cohesion_radius_sum_x;
+                    FX_LOADED(was_cohesion_radius_sum_x);
                     q1->alignment_unit_sum_vy = was_alignment_unit_sum_vy + (vy);
                     const fx_acc was_cohesion_radius_sum_y = q2->cohesion_radius_sum_y;
+                    FX_LOADED(was_cohesion_radius_sum_y);
                     /* cohesion_radius */
                     q2->cohesion_radius_sum_x = was_cohesion_radius_sum_x - (mdx);
                     q2->cohesion_radius_sum_y = was_cohesion_radius_sum_y - (mdy);

@@ -198,6 +198,8 @@ void boids_step(flock_t *f, rng_t *r)
                 }
             }
             if (d2 != 0 && d2 < r2_neighbor_radius) {
+                FX_LOADED(o->vx);
+                FX_LOADED(o->vy);
                 n_r_neighbor_radius++;
                 /* alignment_force */
                 alignment_force_sum_vx = fx_add(alignment_force_sum_vx, o->vx);
@@ -212,14 +214,19 @@ void boids_step(flock_t *f, rng_t *r)
                     pair_plane1_t *const q1 = BOIDS_PAIR_PLANE(1, q);
                     const fx mdx = fx_sub(o->x, x), mdy = fx_sub(o->y, y);
                     const int32_t was_n_r_neighbor_radius = q0->n_r_neighbor_radius;
+                    FX_LOADED(was_n_r_neighbor_radius);
                     const fx_acc32 was_alignment_force_sum_vx = q1->alignment_force_sum_vx;
+                    FX_LOADED(was_alignment_force_sum_vx);
                     q0->n_r_neighbor_radius = was_n_r_neighbor_radius + 1;
                     const fx_acc32 was_alignment_force_sum_vy = q1->alignment_force_sum_vy;
+                    FX_LOADED(was_alignment_force_sum_vy);
                     /* alignment_force */
                     q1->alignment_force_sum_vx = fx_add(was_alignment_force_sum_vx, vx);
                     const fx_acc32 was_cohesion_force_to_x = q1->cohesion_force_to_x;
+                    FX_LOADED(was_cohesion_force_to_x);
                     q1->alignment_force_sum_vy = fx_add(was_alignment_force_sum_vy, vy);
                     const fx_acc32 was_cohesion_force_to_y = q1->cohesion_force_to_y;
+                    FX_LOADED(was_cohesion_force_to_y);
                     /* cohesion_force */
                     q1->cohesion_force_to_x = fx_sub(was_cohesion_force_to_x, mdx);
                     q1->cohesion_force_to_y = fx_sub(was_cohesion_force_to_y, mdy);
