@@ -155,14 +155,16 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
     # (header, line) -> the inline function there, for fixed.h and the parts it includes (fixed_roots.h)
     fixed = {(h.name, ln): fn for h in sorted(RUNTIME_DIR.glob("fixed*.h"))
              for ln, fn in fixed_h_functions(h.read_text()).items()}
+    # and boids_flock.c's own inline helpers the reading leaves unplaced (the means' table's)
+    fixed |= {(fw_c.name, ln): fn for ln, fn in fixed_h_functions(fw_c.read_text()).items() if ln not in labels}
     own = sorted({ins.addr for pc in frame.runs for ins in tr.blocks[pc]
                   if sym.of(ins.addr) not in DIV_FUNCS | MEM_FUNCS})
     where = addr2line(elf, own)
 
-    # instructions with a boids_flock.c line, by address: an inlined fixed.h
-    # helper whose debug info lost its caller (GCC at -O1 does, for a lone
-    # fx_sub) belongs with the generated line just before it
-    mine = [a for a in own if (where.get(a) or ((), "", 0))[1] == fw_c.name]
+    # instructions with a generated line, by address: an inlined helper whose
+    # debug info lost its caller (GCC at -O1 does, for a lone fx_sub)
+    # belongs with the generated line just before it
+    mine = [a for a in own if (w := where.get(a) or ((), "", 0))[1] == fw_c.name and (w[1], w[2]) not in fixed]
 
     def line_part(addr: int) -> str:
         w = where.get(addr)

@@ -72,7 +72,7 @@ def label_lines(text: str) -> dict[int, str]:
 
     # the grid's helpers (flock_grid.j2): the sort, the windows, a band's start
     helpers = ((r"static (inline )?(int32_t|void) (grid_coord|band_sort)\(", GRID_BUILD),
-               (r"static inline int32_t band_(window(_hi)?|left)\(", PAIR_ROW),
+               (r"static inline const boid_t \*band_(window(_hi)?|left)\(", PAIR_ROW),
                (r"static inline void band_window_start\(", GRID_WALK))
     for i, ln in enumerate(lines):
         for pattern, lab in helpers:

@@ -59,3 +59,21 @@ def test_what_it_cannot_move_stays():
     # nested code (a rule's if) is not a straight run
     body = ["if (mdist < r) {", "    q0->n++;", "    q0->sx = fx_add(q0->sx, vx);", "}"]
     assert pipelined(_Plan(), body, TYPES) == body
+
+
+def test_the_others_fields_load_ahead_of_the_first_add():
+    # each field of the other boid once, in the order read, but its position (the visit loaded it)
+    from codegen.lang.emit_c_pairs import loads_ahead
+    body = ["n_visual++;", "/* alignment */", "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
+            "alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);", "cohesion_sum_x = fx_add(cohesion_sum_x, o->x);",
+            "if (o->st_mood > 0) s = fx_add(s, o->vx);"]
+    assert loads_ahead(body) == ["FX_LOADED(o->vx);", "FX_LOADED(o->vy);", "FX_LOADED(o->st_mood);"]
+    assert loads_ahead(["cohesion_sum_x = fx_add(cohesion_sum_x, o->x);"]) == []
+
+
+def test_the_default_grid_holds_its_loads():
+    # the committed default spec's pair loop: the other's velocity loaded before the first add
+    from pathlib import Path
+    c = (Path(__file__).resolve().parents[1] / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
+    body = c[c.index("} else if (in_visual < 0) {"):]
+    assert body.index("FX_LOADED(o->vx);") < body.index("FX_LOADED(o->vy);") < body.index("alignment_sum_vx = fx_add(")

@@ -79,7 +79,7 @@ class FlockC:
         # a ring short of the capacity: the copy may refuse a frame, and the full loop runs it
         self.refuses = self.once and self.ring < m.spec.flock.capacity
         if self.once:
-            self.boid_decls = pairs_once.boid_decls(self, "s" if self.grid else "i")
+            self.boid_decls = pairs_once.boid_decls(self, "me" if self.grid else "others + i")
         self.ring_typedef = pairs_once.typedef(self) if self.once else []
         self.return_lines = (["b->vx = vx;", "b->vy = vy;"]
                              + [f"b->{s.field} = {s.local};" for s in self.state]

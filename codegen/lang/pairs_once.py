@@ -153,15 +153,17 @@ def _pointers(plan, who: str, at: str, lines: list) -> list:
         f"pair_plane{k}_t *const {who}{k} = BOIDS_PAIR_PLANE({k}, {who});" for k in used]
 
 
-def boid_decls(plan, slot: str) -> list:
+def boid_decls(plan, at: str) -> list:
     """The boid's counts and sums, started from what earlier boids' visits
-    left in its ring entry, which is then cleared for a later slot."""
+    left in its ring entry, which is then cleared for a later slot. `at`:
+    the boid's address in `others` (the grid's loop walks it as `me`)."""
     out = []
-    if not plan.start_locals and any(r.ir.reads_each.other_fields for g in plan.groups.values() for r in g.rules):
-        out.append(f"const boid_t *const me = others + {slot}; /* the boid as the others read it */")
+    if at != "me" and not plan.start_locals and any(r.ir.reads_each.other_fields
+                                                    for g in plan.groups.values() for r in g.rules):
+        out.append(f"const boid_t *const me = {at}; /* the boid as the others read it */")
     out += [f"{ctype} {name} = {ref(plan, 'a', name)};" for ctype, name in fields(plan)]
     out += [f"{ref(plan, 'a', name)} = 0;" for _, name in fields(plan)]
-    return _pointers(plan, "a", f"others + {slot}", out) + out
+    return _pointers(plan, "a", at, out) + out
 
 
 def mirror(plan, groups: list) -> list:
