@@ -19,7 +19,7 @@ Types (`Type`):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from typing import Union
@@ -140,6 +140,27 @@ class Return:
 
 
 Stmt = Union[Assign, Accumulate, If, Return]
+
+
+def map_stmts(stmts, expr, acc=None) -> tuple:
+    """The statements with `expr` applied to each expression they hold (an
+    If's condition, an Assign's or Accumulate's value), into If branches;
+    `acc`, if given, rewrites an Accumulate whole (None: as any other). The
+    one walk of the passes that rewrite a rule's IR (offsets, widths,
+    c_positions)."""
+    out = []
+    for st in stmts:
+        new = acc(st) if acc is not None and isinstance(st, Accumulate) else None
+        if new is not None:
+            out.append(new)
+        elif isinstance(st, If):
+            out.append(replace(st, cond=expr(st.cond), then=map_stmts(st.then, expr, acc),
+                               orelse=map_stmts(st.orelse, expr, acc)))
+        elif isinstance(st, (Assign, Accumulate)):
+            out.append(replace(st, value=expr(st.value)))
+        else:
+            out.append(st)
+    return tuple(out)
 
 
 # --- a whole rule ------------------------------------------------------------

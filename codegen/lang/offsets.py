@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .ir import Accumulate, If, Op, Ref, Type
+from .ir import Accumulate, If, Op, Ref, Type, map_stmts
 
 _PAIR = {"x": "dx", "y": "dy"}
 
@@ -105,18 +105,12 @@ def _expr(e, sums: dict):
 
 
 def _stmts(stmts, sums: dict):
-    out = []
-    for st in stmts:
-        if isinstance(st, Accumulate) and st.sum in sums:
-            out.append(replace(st, op="acc_sub", value=Ref("pair", _PAIR[sums[st.sum]], Type.FIXED, st.value.pos)))
-        elif isinstance(st, If):
-            out.append(replace(st, cond=_expr(st.cond, sums), then=_stmts(st.then, sums),
-                               orelse=_stmts(st.orelse, sums)))
-        elif getattr(st, "value", None) is not None:
-            out.append(replace(st, value=_expr(st.value, sums)))
-        else:
-            out.append(st)
-    return tuple(out)
+    def acc(st):
+        if st.sum in sums:
+            return replace(st, op="acc_sub", value=Ref("pair", _PAIR[sums[st.sum]], Type.FIXED, st.value.pos))
+        return None
+
+    return map_stmts(stmts, lambda e: _expr(e, sums), acc)
 
 
 def offset_ir(ir):

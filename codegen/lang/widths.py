@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .ir import Accumulate, If, Op, Ref, Type
+from .ir import If, Op, Ref, map_stmts
 
 INT32_MAX = (1 << 31) - 1
 # M4K cycle model (codegen/m4k_cycles.py) per in-range pair and per sum: a 64-bit
@@ -139,19 +139,11 @@ def _read(e, names: frozenset):
 
 
 def _stmts(stmts, names: frozenset):
-    out = []
-    for st in stmts:
-        if isinstance(st, Accumulate):
-            op = {"acc_add": "acc32_add", "acc_sub": "acc32_sub"}[st.op] if st.sum in names else st.op
-            out.append(replace(st, op=op, value=_read(st.value, names)))
-        elif isinstance(st, If):
-            out.append(replace(st, cond=_read(st.cond, names), then=_stmts(st.then, names),
-                               orelse=_stmts(st.orelse, names)))
-        elif hasattr(st, "value"):
-            out.append(replace(st, value=_read(st.value, names)))
-        else:
-            out.append(st)
-    return tuple(out)
+    def acc(st):
+        op = {"acc_add": "acc32_add", "acc_sub": "acc32_sub"}[st.op] if st.sum in names else st.op
+        return replace(st, op=op, value=_read(st.value, names))
+
+    return map_stmts(stmts, lambda e: _read(e, names), acc)
 
 
 def narrow_ir(ir, names: frozenset):
