@@ -116,8 +116,9 @@ def label_lines(text: str) -> dict[int, str]:
             loops.append((k, end, next((i for i in range(k, end) if _y_test(lines[i])), k)))
             k = end
         k += 1
-    # the grid's windows: from the first window line to the last pair loop, outside the loops
-    win = next((i for i in range(body, hend) if re.search(r"for \(gr = |band_window", lines[i])), None)
+    # the grid's windows (and the own band's window sums, window_sums.py): from the first
+    # window line to the last pair loop, outside the loops
+    win = next((i for i in range(body, hend) if re.search(r"for \(gr = |band_win(dow|\.)", lines[i])), None)
     last = loops[-1][1] if loops else None
     wend = last + 1 if last is not None and lines[last + 1].strip() == "}" else last  # the window's block closes
     cur = BOID

@@ -186,7 +186,9 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
         return lab[next(i + 1 for i, ln in enumerate(lines) if re.search(pattern, ln))]
 
     assert part(r"band_sort\(f, cell") == part(r"now\[j\] = now\[j - 1\]") == PL.GRID_BUILD
-    assert part(r"band_window_hi\(1, x, box, me \+ 1\)") == part(r"fx_sub\(hi->x, x\) < box") == PL.PAIR_ROW
+    assert part(r"band_window\(2, x, box") == part(r"fx_sub\(hi->x, x\) < box") == PL.PAIR_ROW
+    # the own band's window sums (window_sums.py) are the windows' too
+    assert part(r"o_end = band_win\.hi\[1\]") == part(r"win_vx = fx_add\(win_vx, o_end->vx\)") == PL.PAIR_ROW
     assert part(r"fx_sub\(x, lo->x\) >= box") == PL.PAIR_ROW  # band_left
     assert part(r"for \(; o != o_end; o\+\+\)") == part(r"fx_outside_box\(dy, box_bias") == PL.PAIR_CAND
     assert part(r"^\s*dx = fx_sub\(x, o->x\)") == PL.PAIR_BOX and PL.PAIR_ROW in parts

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from . import emit_c_pairs as pairs
-from . import c_positions, mean_table, pairs_once
+from . import c_positions, mean_table, pairs_once, window_sums
 from .emit_c_expr import EmitError, block, expr
 from .emit_c_names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from .emit_c_pairs import Group
@@ -87,6 +87,14 @@ class FlockC:
         self.before = [(r.name, self._boid_block(r, "before")) for r in rules if r.ir.before]
         self.apply = [(r.name, self._apply(r)) for r in rules]
         self.pair_lines = pairs.pair_lines(self)
+        # the own band by its window's sums (window_sums.py): the once-only grid loop's
+        self.window = window_sums.group(self)
+        if self.window:
+            self.pair_lines_window = pairs.pair_lines(self, self.window)
+            self.window_walk = window_sums.walk(self, self.window)
+            self.window_corrections = window_sums.corrections(self, self.window)
+            self.window_struct = window_sums.struct(self.window)
+            self.window_reset = window_sums.reset(self.window)
         # the squared distance, where something after the box test still reads it
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)

@@ -97,9 +97,10 @@ def loads_ahead(lines: list) -> list:
     return [f"FX_LOADED(o->{f});" for f in fields]
 
 
-def branch(plan, groups: list) -> list:
-    """The body of one zone test: dist if read, then each group."""
-    out = []
+def branch(plan, groups: list, window=None) -> list:
+    """The body of one zone test: dist if read, then each group (the window
+    group, window_sums.py: nothing, and the visit ends)."""
+    out, tail = [], []
     if any("dist" in r.ir.reads_each.pair for g in groups if not g.near for r in g.rules):
         out.append("const fx dist = fx_hypot(dx, dy);")
     for g in groups:
@@ -113,6 +114,11 @@ def branch(plan, groups: list) -> list:
                 better = f"d2 != 0 && ({better})"
             out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = (int32_t)(o - others);", "}"]
             continue
+        if g is window:
+            tail = ["continue; /* in the zone: the window's sums hold it */"]
+            out += ["if (d2 != 0) {"] + ind(tail) + ["}"] if seed_apart else []
+            tail = [] if seed_apart else tail
+            continue
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:
             body += each(plan, r)
@@ -120,7 +126,7 @@ def branch(plan, groups: list) -> list:
         if plan.once:
             body += pairs_once.mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
-    return out
+    return out + tail
 
 
 class ZoneHiLo(NamedTuple):
@@ -146,10 +152,11 @@ def zones_in_hilo(m, zone_range: dict) -> bool:
     return all(-(2**31) <= e < 2**31 for e in ends)
 
 
-def pair_lines(plan) -> list:
+def pair_lines(plan, window=None) -> list:
     """The pair loop's body after the box test: the seed's zone chain
     (inside the seed's own box when radius zones widen the loop's), then one
-    test per radius zone."""
+    test per radius zone. `window`: the group the own band's window sums
+    (window_sums.py), whose branch ends the visit."""
     if not plan.has_pairs:
         return []
     by_test: dict = {}
@@ -167,7 +174,7 @@ def pair_lines(plan) -> list:
         if gs:
             hilo = plan.zone_hilo
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
-            chain.append((test, branch(plan, gs)))
+            chain.append((test, branch(plan, gs, window)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
         seed += ind(body)
@@ -180,7 +187,7 @@ def pair_lines(plan) -> list:
     for p, coincident in plan.radius:
         gs = by_test[("radius", p, coincident)]
         test = f"d2 < {plan.r2[p]}" if coincident else f"d2 != 0 && d2 < {plan.r2[p]}"
-        body = branch(plan, gs)
+        body = branch(plan, gs, window)
         if body:
             out += [f"if ({test}) {{"] + ind(body) + ["}"]
     return out

@@ -166,14 +166,15 @@ def boid_decls(plan, at: str) -> list:
     return _pointers(plan, "a", at, out) + out
 
 
-def mirror(plan, groups: list) -> list:
-    """The zone's visit from the other boid's side, into its ring entry."""
+def mirror(plan, groups: list, count_op: str = "++") -> list:
+    """The zone's visit from the other boid's side, into its ring entry
+    (count_op "--": window_sums.py's corrections, the rules negated)."""
     from .emit_c_names import RuleNames
 
     body = []
     for g in groups:
         if g.count:
-            body.append(f"{ref(plan, 'q', g.count)}++;")
+            body.append(f"{ref(plan, 'q', g.count)}{count_op};")
         for r in g.rules:
             lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "mirror"))
             body += finish(wrap(lines, r.name), r.prefix)

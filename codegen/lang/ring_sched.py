@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-_ACC = re.compile(r"^(q\d+)->(\w+)(\+\+| = fx_(add|sub)\(\1->\2, (.*)\)| ([+-])= (.*));$")
+_ACC = re.compile(r"^(q\d+)->(\w+)(\+\+|--| = fx_(add|sub)\(\1->\2, (.*)\)| ([+-])= (.*));$")
 _READS_ENTRY = re.compile(r"\bq\d*\b")
 
 
@@ -24,8 +24,8 @@ def _parse(line: str):
     if not m:
         return None
     ptr, field, how = m.group(1), m.group(2), m.group(3)
-    if how == "++":
-        return ptr, field, "{v} + 1"
+    if how in ("++", "--"):
+        return ptr, field, "{v} " + how[0] + " 1"
     value = m.group(5) if m.group(4) else m.group(7)
     if _READS_ENTRY.search(value):
         return None

@@ -1,0 +1,148 @@
+"""The grid's own band by its window's sums (issue 16; each pair once).
+
+In the once-only loop (pairs_once.py) a pair in range adds to both boids'
+sums: the boid's in registers, the other's through the ring, a load, an add
+and a store a field. In its own band a boid's in-range neighbours are
+nearly all of its window, the band's boids within the box in x (94 % of the
+default flock's at 500 boids): the rest are outside the zone's circle, in
+an inner zone, or (edge bands) outside the box in y. So for one zone group
+whose every statement of `each` adds a field of the other boid to a 32-bit
+sum (`sum = fx_add(sum, o->vx)`, the count `n++`), the own band is summed
+the other way round:
+
+- the window's sums slide along the band: the band's boids are sorted by x,
+  so the window's ends only move forward; a boid entering adds its fields,
+  one leaving subtracts them (`band_sums`, flock_grid.j2), the boid's own
+  fields are in it and are taken out again, and the count is the window's
+  length less one;
+- the pair loop still visits the band after the boid (each pair once); a
+  pair in the group's zone does nothing more for the group (its branch
+  ends the visit), every other pair takes the window's terms back on both
+  sides (`corrections`: the same `each`, subtracted).
+
+Every pair of the window counted once from each side, less every pair out
+of the zone from each side: the sums of exactly the pairs in the zone, as
+before. They are 32-bit wrapping sums, so terms added and taken back
+cancel modulo 2^32 whatever their order, and the simulator keeps its loop.
+A pair of the band below (or above) keeps the ring's path: about half its
+candidates are out of range there, and a correction costs what a term
+costs.
+
+The group's test must end the pair loop's body (the seed's zone chain with
+no radius zone after it, or the last radius zone): its branch ends the
+visit with `continue`. Not for 64-bit sums (the window's running sums
+would be 64-bit too) or an `each` that does anything else.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .emit_c_expr import block
+from .emit_c_names import RuleNames, finish, wrap
+from .ir import Accumulate, Ref, Type
+
+_FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add"}
+
+
+def terms(g) -> list | None:
+    """(rule, sum, field, sign) of each statement of the group's `each`, if
+    every one adds or subtracts a fixed-point field of the other boid to a
+    32-bit sum (None: the group does not qualify)."""
+    out = []
+    for r in g.rules:
+        for st in r.ir.each:
+            v = getattr(st, "value", None)
+            if not (isinstance(st, Accumulate) and st.op in _FLIP and isinstance(v, Ref) and v.kind == "other"
+                    and v.type == Type.FIXED):
+                return None
+            out.append((r, st.sum, v.name, 1 if st.op == "acc32_add" else -1))
+    return out
+
+
+def group(plan):
+    """The zone group the own band sums by its window (None: none)."""
+    if not (plan.once and plan.grid):
+        return None
+    if plan.radius:
+        p, coincident = plan.radius[-1]
+        last = [g for g in plan.groups.values() if g.key[0] == ("radius", p, coincident)]
+    else:
+        last = [g for g in plan.groups.values() if g.key[0][0] == "seed"]
+    best = None
+    for g in last:
+        t = None if g.near else terms(g)
+        if t and (best is None or len(t) > len(best[1])):
+            best = (g, t)
+    return best[0] if best else None
+
+
+def fields(g) -> list:
+    """The other's fields the group's sums read, once each."""
+    return list(dict.fromkeys(f for _, _, f, _ in terms(g)))
+
+
+def struct(g) -> list:
+    """The window's running sums (flock_grid.j2), kept in memory between
+    boids like band_win."""
+    return ["static volatile struct {", f"    fx {', '.join(fields(g))};", "} band_sums;"]
+
+
+def reset(g) -> list:
+    """At a band's start: an empty window."""
+    return [" = ".join(f"band_sums.{f}" for f in fields(g)) + " = 0;"]
+
+
+def walk(plan, g) -> list:
+    """Per boid: the own band's window slid to the boid's x (o_end: its end,
+    the once-only loop's too), and its sums, the boid's own taken out, added
+    to the boid's group sums and count."""
+    fs = fields(g)
+    win = {f: plan.alloc_name(f"win_{f}") for f in fs}
+
+    def step(sign: str, at: str) -> list:
+        return [f"    {win[f]} = fx_{sign}({win[f]}, {at}->{f});" for f in fs]
+
+    # the boid enters its window first (a band's first boid; any, were box <= 0), so
+    # the window holds it and lo stops there
+    out = ["const boid_t *const w_end = band_win.end[1];",
+           "const boid_t *o_end = band_win.hi[1], *lo = band_win.lo[1];",
+           "fx " + ", ".join(f"{win[f]} = band_sums.{f}" for f in fs) + ";",
+           "if (o_end == me) {"]
+    out += step("add", "o_end") + ["    o_end++;", "}", "for (; o_end != w_end && fx_sub(o_end->x, x) < box; o_end++) {"]
+    out += step("add", "o_end") + ["}", "for (; lo != me && fx_sub(x, lo->x) >= box; lo++) {"]
+    out += step("sub", "lo") + ["}", "band_win.hi[1] = o_end;", "band_win.lo[1] = lo;"]
+    out += [f"band_sums.{f} = {win[f]};" for f in fs]
+    if g.count:
+        out.append(f"{g.count} += (int32_t)(o_end - lo) - 1; /* the window less the boid */")
+    for r, s, f, sign in terms(g):
+        c = r.sums[s]
+        own = f if plan.start_locals and f in ("x", "y", "vx", "vy") else f"me->{f}"  # as the mirror reads it
+        out.append(f"{c} = fx_{'add' if sign > 0 else 'sub'}({c}, fx_sub({win[f]}, {own}));")
+    return out
+
+
+def _negated(r):
+    """The rule with its `each` subtracting what it added (and back)."""
+    each = tuple(replace(st, op=_FLIP[st.op]) for st in r.ir.each)
+    return replace(r, ir=replace(r.ir, each=each))
+
+
+def corrections(plan, g) -> list:
+    """A visited pair of the own band out of the group's zone: the window's
+    terms taken back from the boid's sums and from the other's ring entry."""
+    from . import emit_c_pairs, pairs_once
+
+    rules = [_negated(r) for r in g.rules]
+    body = [f"{g.count}--;"] if g.count else []
+    for r in rules:
+        lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "pair"))
+        body += finish(wrap(lines, r.name), r.prefix)
+    body = emit_c_pairs.loads_ahead(body) + body
+    return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
+        pairs_once.mirror(plan, [replace(g, rules=rules)], count_op="--")
+
+
+def ends_visit(lines: list) -> list:
+    """The group's branch in the own band's loop: the window holds its terms."""
+    return lines + ["continue; /* in the zone: the window's sums hold it */"]
+

@@ -1,0 +1,108 @@
+"""The grid's own band by its window's sums (codegen/lang/window_sums.py):
+which zone group qualifies, bit-exact with the simulator where the
+corrections carry the sums (pairs out of the zone, in the inner zone, out
+of the box in y, an empty box), and mutations of the corrections that the
+parity check catches."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codegen.build import make
+from codegen.lang import window_sums
+from codegen.lang.emit_c import flock_c_copies
+from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.pipeline import checked_model
+from codegen.project import output_dir
+from pysim.trace import compare
+
+from .conftest import DEFAULT_SPEC, require_tool
+from .test_pairs_once import _frames
+from .test_pairs_once import _spec as grid_spec
+
+
+def _with(tmp_path: Path, name: str, capacity: int = 500, **defaults) -> Path:
+    """The default spec, synchronous with the grid at `capacity`, its parameters' defaults changed."""
+    text = Path(DEFAULT_SPEC).read_text()
+    subs = [(r"(?m)^  capacity: 100 ", f"  capacity: {capacity} "),
+            (r"(?m)^update_order: sequential", "update_order: synchronous")]
+    subs += [(rf"(?m)^(  {k}:\s*\{{default: )[-\d.]+,", rf"\g<1>{v},") for k, v in defaults.items()]
+    for pat, rep in subs:
+        text, k = re.subn(pat, rep, text)
+        assert k == 1, pat
+    p = tmp_path / name / "spec" / "boids.yaml"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text + "\nperformance:\n  grid: true\n")
+    return p
+
+
+def test_the_visual_group_sums_its_window(tmp_path):
+    wide, guard, fast = flock_c_copies(checked_model(grid_spec(tmp_path, 500, grid=True)))
+    g = fast.window
+    assert guard is not None and fast.once and g is not None and g.count == "n_visual"
+    assert [(r.name, s, f, sign) for r, s, f, sign in window_sums.terms(g)] == [
+        ("alignment", "sum_vx", "vx", 1), ("alignment", "sum_vy", "vy", 1),
+        ("cohesion", "sum_x", "x", 1), ("cohesion", "sum_y", "y", 1)]
+    # separation adds dx (the pair's, not a field of the other): not a window sum
+    sep = next(x for x in fast.groups.values() if x.name == "protected")
+    assert window_sums.terms(sep) is None
+    # the wide copy (64-bit sums, the full loop) and brute force have no window
+    assert wide.window is None
+    assert flock_c_copies(checked_model(grid_spec(tmp_path, 500, grid=False)))[2].window is None
+    # capacity 100: one copy, each pair once, its sums 32-bit without a guard: the window too
+    wide, guard, fast = flock_c_copies(checked_model(grid_spec(tmp_path, 100, grid=True)))
+    assert guard is None and fast.window is not None
+    # in the C: the window's walk, the visual branch ends the visit, the corrections on both sides
+    text = "\n".join(fast.window_walk + fast.pair_lines_window + fast.window_corrections)
+    assert "n_visual += (int32_t)(o_end - lo) - 1;" in text
+    assert "continue; /* in the zone: the window's sums hold it */" in text
+    assert "n_visual--;" in text and "q0->n_visual = was_n_visual_2 - 1;" in text
+    assert "alignment_sum_vx = fx_sub(alignment_sum_vx, o->vx);" in text
+
+
+# 450 boids at capacity 500 (ring 256), within the guard, so that the
+# once-only copy runs: a protected range wider than the visual one with the
+# boids clamped into the edge bands (turn_factor 0), which keep their y test;
+# bands taller than the box (visual 5 px, under the grid's minimum cell);
+# an empty box (visual 0: the window holds only the boid).
+@pytest.mark.parametrize("defaults", [
+    dict(visual_range=20, protected_range=28, turn_factor=0),
+    dict(visual_range=5, protected_range=7),
+    dict(visual_range=0),
+], ids=["protected-wider", "bands-taller", "empty-box"])
+def test_window_sums_match_the_simulator(tmp_path, defaults):
+    require_tool("gcc")
+    spec = _with(tmp_path, "w", **defaults)
+    once, full = _frames(spec, tmp_path / "stats", 450)
+    assert once >= 30 and once + full == 42, (once, full)  # the window's copy ran
+    res = run_parity(str(spec), frames=40, seed=5, boids=450)
+    assert res.ok, res.summary
+
+
+@pytest.mark.parametrize("mutation", [
+    ("n_visual--;\n", ""),                            # the boid's count not taken back
+    ("q0->n_visual = was_n_visual_2 - 1;", "q0->n_visual = was_n_visual_2;"),  # the other's count not taken back
+    ("win_vy = fx_sub(win_vy, lo->vy);", ""),          # a boid leaving the window keeps its vy in it
+], ids=["own-count", "other-count", "window-leaves"])
+def test_a_broken_correction_fails_parity(tmp_path, mutation):
+    require_tool("gcc")
+    require_tool("make")
+    spec = _with(tmp_path, "w", visual_range=20, protected_range=8)
+    m, exe, model = prepare(str(spec))
+    out = tmp_path / "mutant"
+    fw = out / "firmware"
+    shutil.copytree(output_dir(str(spec), m.name) / "firmware", fw)
+    c = (fw / "boids_flock.c").read_text()
+    old, new = mutation
+    assert c.count(old) >= 1
+    (fw / "boids_flock.c").write_text(c.replace(old, new))
+    make(fw, "host", out / "build")
+    frames, seed, n = 40, 5, 450
+    good = compare(firmware_trace(exe, frames, seed, n, ()).splitlines(),
+                   simulator_trace(model, frames, seed, n, ()).splitlines())
+    bad = compare(firmware_trace(out / "build" / "boids_host", frames, seed, n, ()).splitlines(),
+                  simulator_trace(model, frames, seed, n, ()).splitlines())
+    assert good is None and bad is not None
