@@ -59,6 +59,8 @@ def test_the_visual_group_sums_its_window(tmp_path):
     text = "\n".join(fast.window_walk + fast.pair_lines_window + fast.window_corrections)
     assert "n_visual += (int32_t)(o_end - lo) - 1;" in text
     assert "continue; /* in the zone: the window's sums hold it */" in text
+    # its test laid out as the fall-through (FX_LIKELY, fixed.h); the band below's loop keeps its own
+    assert "} else if (FX_LIKELY(in_visual < 0)) {" in text and "FX_LIKELY" not in "\n".join(fast.pair_lines)
     assert "n_visual--;" in text and "q0->n_visual = was_n_visual_2 - 1;" in text
     assert "alignment_sum_vx = fx_sub(alignment_sum_vx, o->vx);" in text
 
