@@ -227,21 +227,23 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
 
 
 def port_events(elf: Path, insns: list) -> dict:
-    """The stub SPI port's accesses among the drawing's instructions, by the
-    port's source line (addr2line without -i: the innermost, inlined, line):
-    address -> 'push' (a store to spi1buf), 'idle' or 'room' (the status
-    load of a wait for idle, or for room in the FIFO)."""
-    port = PORT_C.read_text().splitlines()
+    """The stub SPI port's accesses among the drawing's instructions:
+    address -> 'push' (a store to SPI_BUF: by its offset from the SPI
+    block's base, since GCC may put the last one in a return's delay slot,
+    where the line table names the closing brace), 'idle' or 'room' (the
+    status load of a wait for idle, or for room in the FIFO: by the port's
+    source line, addr2line without -i, the innermost, inlined, line)."""
+    port = PORT_C.read_text()
+    buf = int(re.search(r"SPI_BUF = 0x([0-9a-fA-F]+) / 4", port).group(1), 16)  # bytes from the base
     kinds = {}
-    for i, ln in enumerate(port, 1):
-        if "spi1buf = " in ln:
-            kinds[i] = ("push", STORES)
-        elif "& SPI_IDLE_MASK) != SPI_IDLE" in ln:
-            kinds[i] = ("idle", LOADS)
-        elif "spi1stat) & SPITBF" in ln:
-            kinds[i] = ("room", LOADS)
+    for i, ln in enumerate(port.splitlines(), 1):
+        if "^ SPI_IDLE) & SPI_IDLE_MASK" in ln:
+            kinds[i] = "idle"
+        elif "spi[SPI_STAT]) & SPI_TBF" in ln:
+            kinds[i] = "room"
     addrs = sorted({ins.addr for ins in insns})
-    res = _run(["mipsel-linux-gnu-addr2line", "-a", "-e", elf, *[hex(a) for a in addrs]]).stdout.split()
+    # two lines an address (a location may end in " (discriminator k)")
+    res = _run(["mipsel-linux-gnu-addr2line", "-a", "-e", elf, *[hex(a) for a in addrs]]).stdout.splitlines()
     line_of = {}
     for a, loc in zip(res[0::2], res[1::2]):
         fname, ln = file_line(loc)
@@ -249,9 +251,12 @@ def port_events(elf: Path, insns: list) -> dict:
             line_of[int(a, 16)] = ln
     out = {}
     for ins in insns:
-        k = kinds.get(line_of.get(ins.addr, 0))
-        if k and ins.mnem in k[1]:
-            out[ins.addr] = k[0]
+        if ins.addr not in line_of:
+            continue
+        if ins.mnem in STORES and ins.ops and ins.ops[-1].startswith(f"{buf}("):
+            out[ins.addr] = "push"
+        elif ins.mnem in LOADS and line_of[ins.addr] in kinds:
+            out[ins.addr] = kinds[line_of[ins.addr]]
     return out
 
 

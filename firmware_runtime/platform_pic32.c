@@ -169,82 +169,111 @@ static void uart_init(void)
  * with it). On the board the loop reads one received byte per byte sent. */
 #define SPI_IDLE_MASK (_SPI1STAT_SPIBUSY_MASK | _SPI1STAT_SPITBE_MASK | _SPI1STAT_SPIRBE_MASK)
 #define SPI_IDLE (_SPI1STAT_SPITBE_MASK | _SPI1STAT_SPIRBE_MASK)
-static inline void spi_wait_idle(void)
+#define SPI_TBF _SPI1STAT_SPITBF_MASK
+#define SPI_RBE _SPI1STAT_SPIRBE_MASK
+#define DC_MASK BOARD_MASK(BOARD_TFT_DC_BIT)
+
+/* The pixel path's registers by two base pointers held in registers: at -O1
+ * GCC rebuilds a constant address at every access (and the idle test's
+ * constant at every wait), two instructions a command paid for each. The
+ * offsets are the register map's (DS60001168: SPIxSTAT, SPIxSTATCLR and
+ * SPIxBUF 0x10, 0x14 and 0x20 bytes after SPIxCON; LATxSET 4 after
+ * LATxCLR). PORT_HELD: an empty asm, which hides the pointer's value. */
+enum { SPI_STAT = 0x10 / 4, SPI_STATCLR = 0x14 / 4, SPI_BUF = 0x20 / 4, LAT_CLR = 0, LAT_SET = 1 };
+#define PORT_HELD(p) __asm__("" : "+r"(p))
+static inline volatile uint32_t *spi_regs(void)
+{
+    volatile uint32_t *p = &SPI1CON;
+    PORT_HELD(p);
+    return p;
+}
+static inline volatile uint32_t *dc_regs(void)
+{
+    volatile uint32_t *p = &BOARD_REG(LAT, BOARD_TFT_DC_PORT, CLR);
+    PORT_HELD(p);
+    return p;
+}
+
+static inline void spi_wait_idle(volatile uint32_t *spi)
 {
     uint32_t st;
-    while (((st = SPI1STAT) & SPI_IDLE_MASK) != SPI_IDLE)
-        if (!(st & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
+    while (((st = spi[SPI_STAT]) ^ SPI_IDLE) & SPI_IDLE_MASK)
+        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
 
 /* One byte when the FIFO may be full (runs longer than a burst), reading
  * what arrives meanwhile. */
-static inline void spi_put_waiting(uint8_t b)
+static inline void spi_put_waiting(volatile uint32_t *spi, uint8_t b)
 {
     uint32_t st;
-    while ((st = SPI1STAT) & _SPI1STAT_SPITBF_MASK)
-        if (!(st & _SPI1STAT_SPIRBE_MASK)) (void)SPI1BUF;
-    SPI1BUF = b;
+    while ((st = spi[SPI_STAT]) & SPI_TBF)
+        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
+    spi[SPI_BUF] = b;
 }
 
 void tft_port_select(int on)
 {
-    spi_wait_idle(); /* CS must not move while a byte is still shifting out */
+    spi_wait_idle(spi_regs()); /* CS must not move while a byte is still shifting out */
     if (on) PIN_LO(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
     else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
 }
 
 /* A command byte with DC low, then DC high for its parameters. DC applies
  * to the byte on the wire: it switches between bytes only. */
-static inline void spi_command(uint8_t cmd)
+static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
 {
-    spi_wait_idle();
-    PIN_LO(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
-    SPI1BUF = cmd;
-    spi_wait_idle();
-    PIN_HI(BOARD_TFT_DC_PORT, BOARD_TFT_DC_BIT);
+    spi_wait_idle(spi);
+    dc[LAT_CLR] = DC_MASK;
+    spi[SPI_BUF] = cmd;
+    spi_wait_idle(spi);
+    dc[LAT_SET] = DC_MASK;
 }
 
 void tft_port_commands(const uint8_t *seq, size_t len)
 {
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
     const uint8_t *end = seq + len;
     while (seq < end) {
         unsigned n = seq[1];
-        spi_command(seq[0]);
+        spi_command(spi, dc, seq[0]);
         seq += 2;
         if (n <= TFT_PORT_BURST) {
-            while (n--) SPI1BUF = *seq++; /* the FIFO is empty: room for a burst */
+            while (n--) spi[SPI_BUF] = *seq++; /* the FIFO is empty: room for a burst */
         } else {
-            while (n--) spi_put_waiting(*seq++); /* start-up's long parameter lists */
+            while (n--) spi_put_waiting(spi, *seq++); /* start-up's long parameter lists */
         }
     }
 }
 
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
-    spi_command(cmd);
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
+    spi_command(spi, dc, cmd);
     for (; n; n--, w++) { /* <= TFT_PORT_BURST bytes after an idle wait: a burst */
-        SPI1BUF = *w >> 8;
-        SPI1BUF = *w & 0xFFu;
+        spi[SPI_BUF] = *w >> 8;
+        spi[SPI_BUF] = *w & 0xFFu;
     }
 }
 
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
 {
-    spi_command(cmd);
-    SPI1BUF = a >> 8; /* four bytes after an idle wait: a burst */
-    SPI1BUF = a & 0xFFu;
-    SPI1BUF = b >> 8;
-    SPI1BUF = b & 0xFFu;
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
+    spi_command(spi, dc, cmd);
+    spi[SPI_BUF] = a >> 8; /* four bytes after an idle wait: a burst */
+    spi[SPI_BUF] = a & 0xFFu;
+    spi[SPI_BUF] = b >> 8;
+    spi[SPI_BUF] = b & 0xFFu;
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)
 {
+    volatile uint32_t *const spi = spi_regs();
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
     while (n--) {
-        spi_put_waiting(hi);
-        spi_put_waiting(lo);
+        spi_put_waiting(spi, hi);
+        spi_put_waiting(spi, lo);
     }
-    SPI1STATCLR = _SPI1STAT_SPIROV_MASK; /* if the receive FIFO overflowed meanwhile */
+    spi[SPI_STATCLR] = _SPI1STAT_SPIROV_MASK; /* if the receive FIFO overflowed meanwhile */
 }
 
 void tft_port_reset(int level)

@@ -7,7 +7,7 @@
  * status reads say "idle, transmit FIFO empty and not full, receive FIFO empty",
  * so every wait loop runs its test once. On the board those loops spin
  * while the bytes shift out: the profile's SPI timeline
- * (codegen/spi_timeline.py) finds this file's stores to spi1buf and its
+ * (codegen/spi_timeline.py) finds this file's stores to SPI_BUF and its
  * status loads by their source lines and adds those waits. Each register
  * access is one load or store here as on the PIC32 (where it crosses the
  * peripheral bus). Not counted therefore: the board's idle waits also read
@@ -19,93 +19,116 @@
 
 #include "tft_ili9340.h"
 
-#define SPIRBE 0x00000020u
-#define SPITBE 0x00000008u
-#define SPIBUSY 0x00000800u
-#define SPITBF 0x00000002u
+#define SPI_RBE 0x00000020u
+#define SPI_TBE 0x00000008u
+#define SPI_BUSY 0x00000800u
+#define SPI_TBF 0x00000002u
+#define SPI_IDLE_MASK (SPI_BUSY | SPI_TBE | SPI_RBE)
+#define SPI_IDLE (SPI_TBE | SPI_RBE)
+#define DC_MASK (1u << 0)
 
-static volatile uint32_t spi1stat = SPIRBE | SPITBE, spi1buf, spi1statclr, lat_set, lat_clr;
-
-#define SPI_IDLE_MASK (SPIBUSY | SPITBE | SPIRBE)
-#define SPI_IDLE (SPITBE | SPIRBE)
-static inline void spi_wait_idle(void)
+/* SPI1CON's register block and LATBCLR's, laid out as on the PIC32, held in
+ * registers by pointer as platform_pic32.c holds them. */
+enum { SPI_STAT = 0x10 / 4, SPI_STATCLR = 0x14 / 4, SPI_BUF = 0x20 / 4, LAT_CLR = 0, LAT_SET = 1 };
+static volatile uint32_t spi1_block[SPI_BUF + 1] = {[SPI_STAT] = SPI_RBE | SPI_TBE}, latb_block[2];
+#define PORT_HELD(p) __asm__("" : "+r"(p))
+static inline volatile uint32_t *spi_regs(void)
 {
-    uint32_t st;
-    while (((st = spi1stat) & SPI_IDLE_MASK) != SPI_IDLE)
-        if (!(st & SPIRBE)) (void)spi1buf;
+    volatile uint32_t *p = spi1_block;
+    PORT_HELD(p);
+    return p;
+}
+static inline volatile uint32_t *dc_regs(void)
+{
+    volatile uint32_t *p = latb_block;
+    PORT_HELD(p);
+    return p;
 }
 
-static inline void spi_put_waiting(uint8_t b)
+static inline void spi_wait_idle(volatile uint32_t *spi)
 {
     uint32_t st;
-    while ((st = spi1stat) & SPITBF)
-        if (!(st & SPIRBE)) (void)spi1buf;
-    spi1buf = b;
+    while (((st = spi[SPI_STAT]) ^ SPI_IDLE) & SPI_IDLE_MASK)
+        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
 
-static inline void spi_command(uint8_t cmd)
+static inline void spi_put_waiting(volatile uint32_t *spi, uint8_t b)
 {
-    spi_wait_idle();
-    lat_clr = 1u << 0; /* DC low: a command */
-    spi1buf = cmd;
-    spi_wait_idle();
-    lat_set = 1u << 0;
+    uint32_t st;
+    while ((st = spi[SPI_STAT]) & SPI_TBF)
+        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
+    spi[SPI_BUF] = b;
+}
+
+static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
+{
+    spi_wait_idle(spi);
+    dc[LAT_CLR] = DC_MASK; /* DC low: a command */
+    spi[SPI_BUF] = cmd;
+    spi_wait_idle(spi);
+    dc[LAT_SET] = DC_MASK;
 }
 
 void tft_port_select(int on)
 {
-    spi_wait_idle();
-    if (on) lat_clr = 1u << 1; /* CS */
-    else lat_set = 1u << 1;
+    volatile uint32_t *const dc = dc_regs();
+    spi_wait_idle(spi_regs());
+    if (on) dc[LAT_CLR] = 1u << 1; /* CS */
+    else dc[LAT_SET] = 1u << 1;
 }
 
 void tft_port_commands(const uint8_t *seq, size_t len)
 {
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
     const uint8_t *end = seq + len;
     while (seq < end) {
         unsigned n = seq[1];
-        spi_command(seq[0]);
+        spi_command(spi, dc, seq[0]);
         seq += 2;
         if (n <= TFT_PORT_BURST) {
-            while (n--) spi1buf = *seq++;
+            while (n--) spi[SPI_BUF] = *seq++;
         } else {
-            while (n--) spi_put_waiting(*seq++);
+            while (n--) spi_put_waiting(spi, *seq++);
         }
     }
 }
 
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
-    spi_command(cmd);
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
+    spi_command(spi, dc, cmd);
     for (; n; n--, w++) {
-        spi1buf = *w >> 8;
-        spi1buf = *w & 0xFFu;
+        spi[SPI_BUF] = *w >> 8;
+        spi[SPI_BUF] = *w & 0xFFu;
     }
 }
 
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
 {
-    spi_command(cmd);
-    spi1buf = a >> 8;
-    spi1buf = a & 0xFFu;
-    spi1buf = b >> 8;
-    spi1buf = b & 0xFFu;
+    volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
+    spi_command(spi, dc, cmd);
+    spi[SPI_BUF] = a >> 8;
+    spi[SPI_BUF] = a & 0xFFu;
+    spi[SPI_BUF] = b >> 8;
+    spi[SPI_BUF] = b & 0xFFu;
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)
 {
+    volatile uint32_t *const spi = spi_regs();
     uint8_t hi = (uint8_t)(color >> 8), lo = (uint8_t)color;
     while (n--) {
-        spi_put_waiting(hi);
-        spi_put_waiting(lo);
+        spi_put_waiting(spi, hi);
+        spi_put_waiting(spi, lo);
     }
-    spi1statclr = 0x40u; /* SPIROV */
+    spi[SPI_STATCLR] = 0x40u; /* SPIROV */
 }
 
 void tft_port_reset(int level)
 {
-    if (level) lat_set = 1u << 2;
-    else lat_clr = 1u << 2;
+    volatile uint32_t *const dc = dc_regs();
+    if (level) dc[LAT_SET] = 1u << 2;
+    else dc[LAT_CLR] = 1u << 2;
 }
 
 void tft_port_delay_ms(uint32_t ms) { (void)ms; }
