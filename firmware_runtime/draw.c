@@ -114,6 +114,9 @@ uint16_t *pixset_place(pixset_t *s)
     return s->x[s->shown ^ 1u];
 }
 
+/* Past the end of a row's list: above every column. */
+#define PIXSET_END (PIXSET_X + 1u)
+
 void pixset_show(pixset_t *s)
 {
     const uint8_t nw = s->shown ^ 1u;
@@ -126,7 +129,6 @@ void pixset_show(pixset_t *s)
     for (r = 0; r < BOIDS_PANEL_HEIGHT; ob = eo[r], nb = en[r], r++) {
         const unsigned oe = eo[r], ne = en[r];
         unsigned i, j;
-        int lasto = -1, lastn = -1;
         if (oe == ob && ne == nb) continue;
         for (j = nb + 1u; j < ne; j++) { /* insertion sort: a row holds a few pixels */
             const uint16_t v = xn[j];
@@ -137,38 +139,30 @@ void pixset_show(pixset_t *s)
             }
             xn[i] = v;
         }
-        i = ob;
-        j = nb;
-        while (i < oe || j < ne) { /* merge; a column twice in a list counts once */
-            const int ox = i < oe ? (int)(xo[i] & PIXSET_X) : 0x10000, nx = j < ne ? (int)xn[j] : 0x10000;
-            int x;
-            uint16_t c;
-            if (ox == lasto) {
-                i++;
-                continue;
+        { /* merge, by pointers; a column twice in a list counts once (its copies skipped) */
+            const uint16_t *o = xo + ob, *const o_end = xo + oe, *n = xn + nb, *const n_end = xn + ne;
+            for (;;) {
+                const unsigned ox = o != o_end ? (unsigned)(*o & PIXSET_X) : PIXSET_END;
+                const unsigned nx = n != n_end ? (unsigned)*n : PIXSET_END;
+                if (ox < nx) { /* left: black */
+                    tft_put((int)ox, r, PLAT_BLACK);
+                    do o++;
+                    while (o != o_end && (*o & PIXSET_X) == ox);
+                } else if (nx < ox) { /* arrived */
+                    tft_put((int)nx, r, color);
+                    do n++;
+                    while (n != n_end && *n == nx);
+                } else { /* stayed: sent only if covered meanwhile */
+                    unsigned over;
+                    if (ox == PIXSET_END) break;
+                    over = *o & PIXSET_OVER;
+                    do o++;
+                    while (o != o_end && (*o & PIXSET_X) == ox);
+                    do n++;
+                    while (n != n_end && *n == nx);
+                    if (over) tft_put((int)nx, r, color);
+                }
             }
-            if (nx == lastn) {
-                j++;
-                continue;
-            }
-            if (ox < nx) { /* left: black */
-                x = lasto = ox;
-                c = PLAT_BLACK;
-                i++;
-            } else if (nx < ox) { /* arrived */
-                x = lastn = nx;
-                c = color;
-                j++;
-            } else { /* stayed: sent only if covered meanwhile */
-                const int over = xo[i] & PIXSET_OVER;
-                lasto = lastn = nx;
-                i++;
-                j++;
-                if (!over) continue;
-                x = nx;
-                c = color;
-            }
-            tft_put(x, r, c);
         }
     }
     tft_end();
