@@ -6,31 +6,65 @@
 
 #include "fixed.h"
 
+/* A word's root from its top 8 bits: fx_isqrt_est[t - 64] = ceil(sqrt((t +
+ * 1) * 2^24)) - 1 for t = 64 .. 255, the root of the top of x's interval
+ * [t * 2^24, (t + 1) * 2^24) less one (so it fits 16 bits): within 1/128 of
+ * the root of any x there. tests/test_roots.py recomputes it. */
+static const uint16_t fx_isqrt_est[192] = {
+    33023, 33276, 33527, 33776, 34023, 34269, 34513, 34755, 34996, 35235, 35472, 35708,
+    35942, 36174, 36406, 36635, 36863, 37090, 37316, 37540, 37763, 37984, 38204, 38423,
+    38641, 38858, 39073, 39287, 39500, 39712, 39922, 40132, 40340, 40548, 40754, 40959,
+    41164, 41367, 41569, 41771, 41971, 42170, 42369, 42566, 42763, 42959, 43154, 43347,
+    43541, 43733, 43924, 44115, 44305, 44493, 44682, 44869, 45055, 45241, 45426, 45611,
+    45794, 45977, 46159, 46340, 46521, 46701, 46880, 47059, 47237, 47414, 47591, 47767,
+    47942, 48117, 48291, 48464, 48637, 48809, 48981, 49151, 49322, 49492, 49661, 49829,
+    49998, 50165, 50332, 50498, 50664, 50830, 50994, 51159, 51322, 51485, 51648, 51810,
+    51972, 52133, 52294, 52454, 52614, 52773, 52931, 53090, 53247, 53405, 53562, 53718,
+    53874, 54029, 54184, 54339, 54493, 54647, 54800, 54953, 55106, 55258, 55409, 55560,
+    55711, 55861, 56011, 56161, 56310, 56459, 56607, 56755, 56903, 57050, 57197, 57343,
+    57490, 57635, 57781, 57926, 58070, 58215, 58359, 58502, 58645, 58788, 58931, 59073,
+    59215, 59356, 59497, 59638, 59779, 59919, 60059, 60198, 60337, 60476, 60615, 60753,
+    60891, 61029, 61166, 61303, 61439, 61576, 61712, 61848, 61983, 62118, 62253, 62388,
+    62522, 62656, 62790, 62923, 63057, 63190, 63322, 63454, 63587, 63718, 63850, 63981,
+    64112, 64243, 64373, 64503, 64633, 64763, 64892, 65021, 65150, 65279, 65407, 65535,
+};
+
+/* floor(sqrt(x)) of a word x >= 2^30: the table's estimate, one Newton step
+ * by `divu`, then down while the square exceeds x. For any r >= 1,
+ * floor((r + floor(x / r)) / 2) = floor((r + x / r) / 2) >= floor(sqrt(x))
+ * (the mean of r and x / r is at least their geometric mean), so the step
+ * never lands below the root; from an estimate within 1/128 it lands at
+ * most 1 above it. The estimate is not below the root either, so x / r is
+ * at most the root and the step stays below 2^16: its square is a word.
+ * About 60 cycles on the M4K, where the digits took about 170. */
+static inline uint32_t fx_isqrt_word(uint32_t x)
+{
+    uint32_t r = (uint32_t)fx_isqrt_est[(x >> 24) - 64u] + 1u;
+    r = (r + x / r) >> 1;
+    while (r * r > x) r--;
+    return r;
+}
+
 /* Exact integer square root of a 64-bit value: the largest r with r*r <= v.
  * In 32-bit words (the M4K's): v >> 2h, for the least h that fits it in a
  * word, has the root r >> h (floor(sqrt(floor(v / 4^h))) = floor(sqrt(v) /
- * 2^h)), taken digit by digit from its highest power of 4; then the h low
- * bits, each kept where the candidate's exact square is still <= v. A speed
- * (about 2^17 in s16.15) is one word of digits and a bit or two. */
+ * 2^h)); that word, shifted left by an even s to at least 2^30, has the
+ * root of it times 2^(s/2), the same identity (fx_isqrt_word); then the h
+ * low bits, each kept where the candidate's exact square is still <= v. A
+ * speed (about 2^17 in s16.15) is one word and a bit or two. */
 static inline uint64_t fx_isqrt64(uint64_t v)
 {
     const uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
     const int h = hi ? (32 - fx_clz32(hi) + 1) >> 1 : 0; /* v >> 2h < 2^32 */
-    uint32_t x, r = 0, bit;
-    int k;
+    uint32_t x, r;
+    int k, s;
     /* v >> 2h from the words (a 64-bit shift by a variable is a libgcc call) */
     if (h == 0) x = lo;
     else if (h == 16) x = hi;
     else x = (hi << (32 - 2 * h)) | (lo >> (2 * h));
     if (x == 0) return 0;
-    for (bit = 1u << ((31 - fx_clz32(x)) & ~1); bit != 0; bit >>= 2) {
-        if (x >= r + bit) {
-            x -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
-    }
+    s = fx_clz32(x) & ~1;
+    r = fx_isqrt_word(x << s) >> (s >> 1);
     for (k = h - 1; k >= 0; k--) {
         const uint32_t c = (r << 1) | 1u; /* the next bit set */
         r <<= 1;

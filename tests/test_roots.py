@@ -142,6 +142,30 @@ def test_isqrt64(driver):
     check(driver, _isqrt_cases())
 
 
+def test_isqrt_table_is_its_formula():
+    """fixed_roots.h's estimate table, against the formula its comment gives:
+    entry t - 64 is ceil(sqrt((t + 1) * 2^24)) - 1, never below the root of
+    any word with top byte t, and the one Newton step from it lands at most
+    one above the root (the bound fx_isqrt_word's comment states)."""
+    import re
+
+    text = (RUNTIME / "fixed_roots.h").read_text()
+    body = re.search(r"fx_isqrt_est\[192\] = \{([^}]*)\}", text).group(1)
+    table = [int(v) for v in body.replace(",", " ").split()]
+    want = []
+    for t in range(64, 256):
+        n = (t + 1) << 24
+        r = isqrt(n)
+        want.append(r + (r * r < n) - 1)
+    assert table == want
+    rnd = random.Random(30)
+    for t in range(64, 256):
+        for x in (t << 24, ((t + 1) << 24) - 1, rnd.randint(t << 24, ((t + 1) << 24) - 1)):
+            r0 = table[t - 64] + 1
+            r1 = (r0 + x // r0) >> 1
+            assert r0 >= isqrt(x) and isqrt(x) <= r1 <= isqrt(x) + 1 and r1 < 1 << 16, (t, x)
+
+
 def test_plain_python_bodies_agree():
     """NUMBA_DISABLE_JIT runs the functions' own bodies: the same values."""
     for op, a, b in _edge_cases()[::7]:
