@@ -347,12 +347,12 @@ static inline fx fx_acc32_mean_about_by(fx_acc32 d, int32_t n, fx base, uint32_t
 static inline fx fx_div(fx a, fx b)
 {
     const uint32_t ua = fx_uabs(a), ub = fx_uabs(b);
-    uint32_t q, r, m;
+    const uint32_t m = UINT32_MAX / (ub | (ub == 0)); /* before any branch: two divisions by one b share it */
+    uint32_t q, r;
     int k, w;
     if (b == 0) return 0;
     if (ub >= (1u << 24)) return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
     w = fx_clz32(ub);
-    m = UINT32_MAX / ub;
     q = fx_udiv_by(ua, ub, m, &r);
     for (k = FX_FRAC_BITS; k > 0; k -= w) { /* q = floor(|a| 2^j / |b|), r its remainder, j bits done */
         uint32_t d;
