@@ -84,6 +84,43 @@ def test_window_sums_match_the_simulator(tmp_path, defaults):
     assert res.ok, res.summary
 
 
+HERD = """rule_defs:
+  herd:
+    description: alignment, a boid on the same spot not counted
+    roles: {range: fixed, factor: fixed}
+    neighbours: {of: boids, within: range, zone: visual, coincident: false}
+    each: |
+      sum_vx += other.vx
+      sum_vy += other.vy
+    apply: |
+      if count > 0:
+          vx += (sum_vx / count - vx) * factor
+          vy += (sum_vy / count - vy) * factor
+"""
+
+
+def test_the_window_group_shares_its_zone(tmp_path):
+    """The window group need not be the zone's only group: here it is `herd`
+    (coincident: false, so its branch tests d2 != 0), listed before
+    cohesion, which shares the visual zone's test. Its visit must end after
+    cohesion's sums, and only where d2 != 0; parity says it does."""
+    require_tool("gcc")
+    spec = _with(tmp_path, "herd")
+    text = spec.read_text().replace("  - {rule: alignment,  range: visual_range,    factor: matching_factor}\n", "")
+    text = text.replace("  - {rule: cohesion,", "  - {rule: herd,       range: visual_range,    factor: matching_factor}\n"
+                        "  - {rule: cohesion,", 1)
+    spec.write_text(text + HERD)
+    fast = flock_c_copies(checked_model(spec))[2]
+    assert fast.window is not None and fast.window.name == "visual_apart"
+    lines = fast.pair_lines_window
+    cont = next(i for i, ln in enumerate(lines) if "continue;" in ln)
+    assert "if (d2 != 0) {" in lines[cont - 1] and any("cohesion_sum" in ln for ln in lines[:cont])
+    once, full = _frames(spec, tmp_path / "stats", 450)
+    assert once >= 30 and once + full == 42, (once, full)
+    res = run_parity(str(spec), frames=40, seed=5, boids=450)
+    assert res.ok, res.summary
+
+
 @pytest.mark.parametrize("mutation", [
     ("n_visual--;\n", ""),                            # the boid's count not taken back
     ("q0->n_visual = was_n_visual_2 - 1;", "q0->n_visual = was_n_visual_2;"),  # the other's count not taken back

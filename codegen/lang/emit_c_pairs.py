@@ -114,10 +114,10 @@ def branch(plan, groups: list, window=None) -> list:
                 better = f"d2 != 0 && ({better})"
             out += [f"if ({better}) {{", f"    {g.near_d2} = d2;", f"    {g.near} = (int32_t)(o - others);", "}"]
             continue
-        if g is window:
+        if g is window:  # its terms are the window's: the visit ends, after the zone's other groups
             tail = ["continue; /* in the zone: the window's sums hold it */"]
-            out += ["if (d2 != 0) {"] + ind(tail) + ["}"] if seed_apart else []
-            tail = [] if seed_apart else tail
+            if seed_apart:
+                tail = ["if (d2 != 0) {"] + ind(tail) + ["}"]
             continue
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:
