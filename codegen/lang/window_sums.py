@@ -37,8 +37,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .emit_c_expr import block
-from .emit_c_names import RuleNames, finish, wrap
+from . import emit_c_pairs, pairs_once
 from .ir import Accumulate, Ref, Type
 
 _FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add"}
@@ -130,19 +129,10 @@ def _negated(r):
 def corrections(plan, g) -> list:
     """A visited pair of the own band out of the group's zone: the window's
     terms taken back from the boid's sums and from the other's ring entry."""
-    from . import emit_c_pairs, pairs_once
-
     rules = [_negated(r) for r in g.rules]
     body = [f"{g.count}--;"] if g.count else []
     for r in rules:
-        lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "pair"))
-        body += finish(wrap(lines, r.name), r.prefix)
+        body += emit_c_pairs.each(plan, r)
     body = emit_c_pairs.loads_ahead(body) + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
         pairs_once.mirror(plan, [replace(g, rules=rules)], count_op="--")
-
-
-def ends_visit(lines: list) -> list:
-    """The group's branch in the own band's loop: the window holds its terms."""
-    return lines + ["continue; /* in the zone: the window's sums hold it */"]
-
