@@ -207,7 +207,17 @@ def report_lines(rep: RangeReport) -> list[str]:
         from .lang.widths import report as width_report
 
         out += width_report(rep.source or m)  # square roots (roots.py) and sums' widths
+        out += _pair_loop(rep.source or m)
     return out
+
+
+def _pair_loop(m) -> list[str]:
+    """The pair loop's shape in the C (each pair once, the own band's window sums)."""
+    from .lang.emit_c import flock_c_copies
+    from .lang.window_sums import report
+
+    _, guard, fast = flock_c_copies(m)
+    return report(fast, guard)
 
 
 def _safe_text(p, end: str, raw: int, fb: int) -> str:

@@ -65,6 +65,22 @@ def test_the_visual_group_sums_its_window(tmp_path):
     assert "alignment_sum_vx = fx_sub(alignment_sum_vx, o->vx);" in text
 
 
+def test_check_reports_the_pair_loop(tmp_path, capsys):
+    """`boidsgen check` says how the C's pair loop runs: the default spec
+    (sequential) from both sides and why; the grid variant each pair once,
+    with the group its own band sums by its window."""
+    from codegen.cli import main
+
+    assert main(["check", DEFAULT_SPEC]) == 0
+    out = capsys.readouterr().out
+    assert "pair loop: every pair from both sides (each pair once: not for sequential order" in out
+    assert main(["check", str(_with(tmp_path, "w"))]) == 0
+    out = capsys.readouterr().out
+    assert "pair loop: each pair once, the other boid's sums through a ring of 256 entries of 32 B" in out
+    assert ("the own band by its window's sums: the visual zone's alignment.sum_vx, alignment.sum_vy, "
+            "cohesion.sum_x, cohesion.sum_y, its count n_visual") in out
+
+
 # 450 boids at capacity 500 (ring 256), within the guard, so that the
 # once-only copy runs: a protected range wider than the visual one with the
 # boids clamped into the edge bands (turn_factor 0), which keep their y test;

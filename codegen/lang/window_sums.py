@@ -136,3 +136,30 @@ def corrections(plan, g) -> list:
     body = emit_c_pairs.loads_ahead(body) + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
         pairs_once.mirror(plan, [replace(g, rules=rules)], count_op="--")
+
+
+def report(fast, guard=None) -> list:
+    """`boidsgen check`'s lines on the pair loop's shape, for the fast copy's
+    FlockC (`guard`: guards.py's, when that copy is the guarded one): each
+    pair once or why not, and which group (if any) the own band sums by its
+    window."""
+    if not fast.has_pairs:
+        return []
+    why = pairs_once.refusal(fast)
+    if why:
+        return [f"pair loop: every pair from both sides (each pair once: not for {why}; codegen/lang/pairs_once.py)"]
+    out = [f"pair loop: each pair once, the other boid's sums through a ring of {fast.ring} entries of "
+           f"{pairs_once.entry_bytes(fast)} B (codegen/lang/pairs_once.py)"
+           + (f"; in the guarded copy ({guard.param} <= its bound)" if guard else "")
+           + ("; a frame whose flock needs more runs the full loop" if fast.refuses else "")]
+    if not fast.grid:
+        return out
+    g = fast.window
+    if g is None:
+        out.append("  the own band pair by pair: no zone group's each only adds the other boid's fields to "
+                   "32-bit sums (codegen/lang/window_sums.py)")
+        return out
+    sums = [f"{r.name}.{s}" for r, s, _, _ in terms(g)] + ([f"its count {g.count}"] if g.count else [])
+    out.append(f"  the own band by its window's sums: the {g.name} zone's {', '.join(sums)}; a pair of the "
+               f"band touches them only when out of the zone, to take its terms back (codegen/lang/window_sums.py)")
+    return out
