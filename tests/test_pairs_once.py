@@ -22,17 +22,21 @@ from codegen.spec_loader import load_spec
 from .conftest import DEFAULT_SPEC, ROOT, require_tool
 
 
-def _spec(tmp_path: Path, capacity: int, grid: bool, visual_range: int = 20) -> Path:
+def _spec(tmp_path: Path, capacity: int, grid: bool, visual_range: int = 20, **defaults) -> Path:
+    """The default spec, synchronous at `capacity` (with the grid or not), its
+    parameters' defaults changed (visual_range and any of `defaults`)."""
     text = Path(DEFAULT_SPEC).read_text()
+    defaults = {"visual_range": visual_range, **defaults}
     subs = [(r"(?m)^  capacity: 100 ", f"  capacity: {capacity} "),
-            (r"(?m)^update_order: sequential", "update_order: synchronous"),
-            (r"visual_range:    \{default: 20,", f"visual_range:    {{default: {visual_range},")]
+            (r"(?m)^update_order: sequential", "update_order: synchronous")]
+    subs += [(rf"(?m)^(  {k}:\s*\{{default: )[-\d.]+,", rf"\g<1>{v},") for k, v in defaults.items()]
     for pat, rep in subs:
         text, k = re.subn(pat, rep, text)
         assert k == 1, pat
     if grid:
         text += "\nperformance:\n  grid: true\n"
-    p = tmp_path / f"g{int(grid)}_{capacity}_{visual_range}" / "spec" / "boids.yaml"
+    tag = "_".join(f"{v}" for v in defaults.values())
+    p = tmp_path / f"g{int(grid)}_{capacity}_{tag}" / "spec" / "boids.yaml"
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text)
     return p

@@ -5,7 +5,6 @@ of the box in y, an empty box), and mutations of the corrections that the
 parity check catches."""
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -24,19 +23,9 @@ from .test_pairs_once import _frames
 from .test_pairs_once import _spec as grid_spec
 
 
-def _with(tmp_path: Path, name: str, capacity: int = 500, **defaults) -> Path:
-    """The default spec, synchronous with the grid at `capacity`, its parameters' defaults changed."""
-    text = Path(DEFAULT_SPEC).read_text()
-    subs = [(r"(?m)^  capacity: 100 ", f"  capacity: {capacity} "),
-            (r"(?m)^update_order: sequential", "update_order: synchronous")]
-    subs += [(rf"(?m)^(  {k}:\s*\{{default: )[-\d.]+,", rf"\g<1>{v},") for k, v in defaults.items()]
-    for pat, rep in subs:
-        text, k = re.subn(pat, rep, text)
-        assert k == 1, pat
-    p = tmp_path / name / "spec" / "boids.yaml"
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text + "\nperformance:\n  grid: true\n")
-    return p
+def _with(tmp_path: Path, name: str, **defaults) -> Path:
+    """The default spec at capacity 500, synchronous with the grid, its parameters' defaults changed."""
+    return grid_spec(tmp_path / name, 500, True, **defaults)
 
 
 def test_the_visual_group_sums_its_window(tmp_path):
