@@ -232,6 +232,20 @@ static inline int32_t fx_d2_zones(fx dx, fx dy, fx r, fx a, fx b, int32_t *outer
     return e < 0 ? -1 : 0;
 #endif
 }
+/* The outer zone alone, where the pair loop knows the pair is outside the
+ * inner one (codegen/lang/emit_c_pairs.py, apart: |dx| or |dy| >= the
+ * protected range): a word negative exactly when d2 < r^2, exact on the
+ * same terms as fx_d2_zones. On the M4K: mult, madd, msub, mfhi. */
+static inline int32_t fx_d2_within(fx dx, fx dy, fx r)
+{
+#ifdef FX_MIPS_MADD
+    int32_t e;
+    __asm__("mult\t%1, %1\n\tmadd\t%2, %2\n\tmsub\t%3, %3\n\tmfhi\t%0" : "=d"(e) : "d"(dx), "d"(dy), "d"(r) : "hi", "lo");
+    return e;
+#else
+    return (int64_t)fx_d2(dx, dy) - (int64_t)r * r < 0 ? -1 : 0;
+#endif
+}
 /* The high word of the 64-bit product of two words (`multu`, `mfhi`). */
 static inline uint32_t fx_mulhi_u32(uint32_t a, uint32_t b) { return (uint32_t)(fx_umul64(a, b) >> 32); }
 static inline uint64_t fx_sq64(fx r)

@@ -71,6 +71,8 @@ def py(op, a, b=0, c=0) -> int:
         r, r2 = zr((op, a, b, c))
         d2 = a * a + b * b
         return int(d2 < r * r) + 2 * int(d2 < r2 * r2)
+    if op == "within":  # d2 < c^2, exact
+        return int(a * a + b * b < c * c)
     if op == "mean_by":  # the same mean as acc32_mean, for n >= 1
         return py("acc32_mean", a, b)
     if op == "mean_about_by":
@@ -172,6 +174,30 @@ def test_d2_zones(driver):
     cases = [c for c in cases if all(I32_MIN <= v <= I32_MAX for v in (zr(c)[1] - zr(c)[0], zr(c)[1] + zr(c)[0]))]
     got = run(driver, cases)
     assert len(cases) > 4000 and {0, 1, 2, 3} <= set(got)  # every outcome occurs
+    for case, g in zip(cases, got):
+        assert g == py(*case), f"{case}: C {g}, Python {py(*case)}"
+
+
+def test_d2_within(driver):
+    """fx_d2_within (the outer zone alone) against exact integers: on either
+    side of r^2 for each radius, at the word's ends (dx, dy never -2^31, as
+    fx_d2_zones), radii of either sign."""
+    radii = [0, 1, 2, 3, 5, 46340, 65536, 655360, 2**20 + 3, 13107200, 2**30 - 1, I32_MAX]
+    ds = [0, 1, -1, 3, -4, 46340, -46341, 65535, -65536, 655359, 2**30, -(2**30), I32_MAX, I32_MIN + 1]
+    cases = [("within", a, b, s * r) for r in radii for s in (1, -1) for a in ds for b in ds[::2]]
+    for r in radii:
+        for dx in (0, r // 3, r // 2, r):
+            rest = r * r - dx * dx
+            for e in (-1, 0, 1):
+                dy = math.isqrt(max(rest + e, 0))
+                cases += [("within", dx, dy, r), ("within", -dx, dy, -r), ("within", dy, -dx, r)]
+    rnd = random.Random(3)
+    for _ in range(2000):
+        s = rnd.choice([16, 24, 30, 31])
+        cases.append(("within", rnd.randint(-(2**s) + 1, 2**s - 1), rnd.randint(-(2**s) + 1, 2**s - 1),
+                      rnd.randint(I32_MIN, I32_MAX)))
+    got = run(driver, cases)
+    assert {0, 1} <= set(got) and sum(got) > 500  # both outcomes, often
     for case, g in zip(cases, got):
         assert g == py(*case), f"{case}: C {g}, Python {py(*case)}"
 

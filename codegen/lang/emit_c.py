@@ -72,6 +72,12 @@ class FlockC:
         self._sums(rules)
         # each pair once (pairs_once.py): asked for, and the rules allow it
         self.once = once and pairs_once.refusal(self) is None
+        # the once-only grid's protected range as a word: |dx| or |dy| at least it rules the zone out
+        self.apart = None
+        if self.once and self.grid and pairs.apart_from(self):
+            self.apart = self.zone_hilo.r if self.zone_hilo else self._alloc("zone_near")
+            if not self.zone_hilo:
+                self.step_consts.append(f"const fx {self.apart} = P->{self.zone_range['protected']};")
         # x y vx vy in the pair loop are still the frame's start (no before writes them):
         # the mirror reads the boid from them, not from memory
         self.start_locals = not any(r.ir.before for r in rules)
@@ -95,6 +101,9 @@ class FlockC:
             self.window_corrections = window_sums.corrections(self, self.window)
             self.window_struct = window_sums.struct(self.window)
             self.window_reset = window_sums.reset(self.window)
+        # and apart: the once-only grid's pairs known outside the protected zone (pairs.apart_from)
+        self.pair_lines_apart = pairs.pair_lines(self, apart=True) if self.apart else []
+        self.pair_lines_window_apart = pairs.pair_lines(self, self.window, apart=True) if self.window and self.apart else []
         # the squared distance, where something after the box test still reads it
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)

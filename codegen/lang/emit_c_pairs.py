@@ -132,12 +132,14 @@ def branch(plan, groups: list, window=None) -> list:
 class ZoneHiLo(NamedTuple):
     """The C names fx_d2_zones works with: a = visual - protected, b =
     visual + protected, r = protected (step constants); the pair's inner
-    (protected) and outer (visual) test words."""
+    (protected) and outer (visual) test words; v: visual, for
+    fx_d2_within."""
     a: str
     b: str
     inner: str
     outer: str
     r: str
+    v: str = "seed_box"
 
 
 def zones_in_hilo(m, zone_range: dict) -> bool:
@@ -159,11 +161,25 @@ def _likely(test: str, window: bool) -> str:
     return f"FX_LIKELY({test})" if window else test
 
 
-def pair_lines(plan, window=None) -> list:
+def apart_from(plan) -> bool:
+    """Whether the pair loop may compare |dx| or |dy| with the protected
+    range to know a pair outside the protected zone (d2 < protected^2 needs
+    both below it): the chain has a protected and a visual group, and the
+    protected range cannot be negative (then |dx| >= it would not rule its
+    square out). The once-only grid loop then visits the pairs it rules out
+    without the protected test (pair_lines' apart; flock_step_grid.j2)."""
+    tests = {g.key[0] for g in plan.groups.values()}
+    return ({("seed", "protected"), ("seed", "visual")} <= tests
+            and plan.m.param(plan.zone_range["protected"]).min_raw >= 0)
+
+
+def pair_lines(plan, window=None, apart=False) -> list:
     """The pair loop's body after the box test: the seed's zone chain
     (inside the seed's own box when radius zones widen the loop's), then one
     test per radius zone. `window`: the group the own band's window sums
-    (window_sums.py), whose branch ends the visit."""
+    (window_sums.py), whose branch ends the visit. `apart`: the pair is
+    known outside the protected zone (apart_from), so the chain is the
+    visual test alone."""
     if not plan.has_pairs:
         return []
     by_test: dict = {}
@@ -172,14 +188,15 @@ def pair_lines(plan, window=None) -> list:
     out = []
     chain = []
     seed = []
-    if plan.zone_hilo:
-        z = plan.zone_hilo
-        seed += [f"int32_t {z.outer};",
-                 f"const int32_t {z.inner} = fx_d2_zones(dx, dy, {z.r}, {z.a}, {z.b}, &{z.outer});"]
-    for z in ("protected", "visual"):
+    hilo = plan.zone_hilo
+    if hilo and apart:
+        seed.append(f"const int32_t {hilo.outer} = fx_d2_within(dx, dy, {hilo.v});")
+    elif hilo:
+        seed += [f"int32_t {hilo.outer};",
+                 f"const int32_t {hilo.inner} = fx_d2_zones(dx, dy, {hilo.r}, {hilo.a}, {hilo.b}, &{hilo.outer});"]
+    for z in ("visual",) if apart else ("protected", "visual"):
         gs = by_test.get(("seed", z))
         if gs:
-            hilo = plan.zone_hilo
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
             chain.append((_likely(test, window in gs), branch(plan, gs, window)))
     for k, (test, body) in enumerate(chain):
