@@ -226,6 +226,18 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
     return parts, div_from, Part(dmix.insns, dmix.cycles), dfun, digest.instructions(tr.blocks), fmix, dtime
 
 
+def wait_lines(port: str) -> dict:
+    """The port source's status loads by line: line -> 'idle' (a wait for
+    the SPI idle) or 'room' (for room in its FIFO)."""
+    kinds = {}
+    for i, ln in enumerate(port.splitlines(), 1):
+        if "& SPI_IDLE_MASK) != SPI_IDLE" in ln:
+            kinds[i] = "idle"
+        elif "spi[SPI_STAT]) & SPI_TBF" in ln:
+            kinds[i] = "room"
+    return kinds
+
+
 def port_events(elf: Path, insns: list) -> dict:
     """The stub SPI port's accesses among the drawing's instructions:
     address -> 'push' (a store to SPI_BUF: by its offset from the SPI
@@ -235,12 +247,7 @@ def port_events(elf: Path, insns: list) -> dict:
     source line, addr2line without -i, the innermost, inlined, line)."""
     port = PORT_C.read_text()
     buf = int(re.search(r"SPI_BUF = 0x([0-9a-fA-F]+) / 4", port).group(1), 16)  # bytes from the base
-    kinds = {}
-    for i, ln in enumerate(port.splitlines(), 1):
-        if "^ SPI_IDLE) & SPI_IDLE_MASK" in ln:
-            kinds[i] = "idle"
-        elif "spi[SPI_STAT]) & SPI_TBF" in ln:
-            kinds[i] = "room"
+    kinds = wait_lines(port)
     addrs = sorted({ins.addr for ins in insns})
     # two lines an address (a location may end in " (discriminator k)")
     res = _run(["mipsel-linux-gnu-addr2line", "-a", "-e", elf, *[hex(a) for a in addrs]]).stdout.splitlines()
