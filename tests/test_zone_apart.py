@@ -113,3 +113,13 @@ def test_a_split_too_early_fails_parity(tmp_path, mutation):
     sim = simulator_trace(model, frames, seed, n, ()).splitlines()
     assert compare(firmware_trace(exe, frames, seed, n, ()).splitlines(), sim) is None
     assert compare(firmware_trace(out / "build" / "boids_host", frames, seed, n, ()).splitlines(), sim) is not None
+
+
+def test_check_reports_the_split(tmp_path, capsys):
+    from codegen.cli import main
+
+    assert main(["check", str(_with(tmp_path, "r"))]) == 0
+    assert ("pairs apart by x (the own band) or y (the band below) at least protected_range skip the "
+            "protected zone's test") in capsys.readouterr().out
+    assert main(["check", str(_with(tmp_path, "n", {"protected_range": (-5, 100)}))]) == 0
+    assert "every pair takes the protected zone's test: protected_range's range reaches below 0" in capsys.readouterr().out

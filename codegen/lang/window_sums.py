@@ -154,6 +154,12 @@ def report(fast, guard=None) -> list:
            + ("; a frame whose flock needs more runs the full loop" if fast.refuses else "")]
     if not fast.grid:
         return out
+    if fast.apart:
+        out.append(f"  pairs apart by x (the own band) or y (the band below) at least "
+                   f"{fast.zone_range['protected']} skip the protected zone's test (codegen/lang/emit_c_pairs.py)")
+    elif {"protected", "visual"} <= set(fast.zone_range):
+        out.append(f"  every pair takes the protected zone's test: {fast.zone_range['protected']}'s range "
+                   f"reaches below 0 (codegen/lang/emit_c_pairs.py)")
     g = fast.window
     if g is None:
         out.append("  the own band pair by pair: no zone group's each only adds the other boid's fields to "
