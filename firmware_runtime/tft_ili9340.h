@@ -68,6 +68,14 @@
 #define TFT_SPAN_MAX ((int)(TFT_PORT_BURST / TFT_PIXEL_BYTES))
 
 /* --- provided by the platform layer --- */
+/* For the ports' SPI waits: the test laid out with idle as the fall-through
+ * (most waits find the port idle at once; the budget's model: a taken
+ * branch a wait less). */
+#if defined(__GNUC__)
+#define TFT_PORT_RARELY(c) __builtin_expect(!!(c), 0)
+#else
+#define TFT_PORT_RARELY(c) (c)
+#endif
 void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
 /* A batch of commands: seq holds, back to back, [command, count, count
  * parameter bytes] (count <= TFT_PORT_BURST except at start-up); each

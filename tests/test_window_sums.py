@@ -5,20 +5,17 @@ of the box in y, an empty box), and mutations of the corrections that the
 parity check catches."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from codegen.build import make
 from codegen.lang import window_sums
 from codegen.lang.emit_c import flock_c_copies
-from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.parity import run_parity
 from codegen.pipeline import checked_model
-from codegen.project import output_dir
-from pysim.trace import compare
 
 from .conftest import DEFAULT_SPEC, require_tool
+from .mutants import parity_of_mutant
 from .test_pairs_once import _frames
 from .test_pairs_once import _spec as grid_spec
 
@@ -135,18 +132,5 @@ def test_a_broken_correction_fails_parity(tmp_path, mutation):
     require_tool("gcc")
     require_tool("make")
     spec = _with(tmp_path, "w", visual_range=20, protected_range=8)
-    m, exe, model = prepare(str(spec))
-    out = tmp_path / "mutant"
-    fw = out / "firmware"
-    shutil.copytree(output_dir(str(spec), m.name) / "firmware", fw)
-    c = (fw / "boids_flock.c").read_text()
-    old, new = mutation
-    assert c.count(old) >= 1
-    (fw / "boids_flock.c").write_text(c.replace(old, new))
-    make(fw, "host", out / "build")
-    frames, seed, n = 40, 5, 450
-    good = compare(firmware_trace(exe, frames, seed, n, ()).splitlines(),
-                   simulator_trace(model, frames, seed, n, ()).splitlines())
-    bad = compare(firmware_trace(out / "build" / "boids_host", frames, seed, n, ()).splitlines(),
-                  simulator_trace(model, frames, seed, n, ()).splitlines())
+    good, bad = parity_of_mutant(spec, tmp_path / "mutant", *mutation)
     assert good is None and bad is not None

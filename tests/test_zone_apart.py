@@ -7,19 +7,17 @@ also when the split is moved by half the range (the tests must see that)."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from codegen.build import make
 from codegen.lang.emit_c import flock_c_copies
-from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.parity import prepare, run_parity
 from codegen.pipeline import checked_model
 from codegen.project import output_dir
-from pysim.trace import compare
 
 from .conftest import require_tool
+from .mutants import parity_of_mutant
 from .test_pairs_once import _frames
 from .test_pairs_once import _spec as grid_spec
 
@@ -100,20 +98,8 @@ def test_a_split_too_early_fails_parity(tmp_path, mutation):
     require_tool("gcc")
     require_tool("make")
     spec = _with(tmp_path, "m", visual_range=20, protected_range=8)
-    m, exe, model = prepare(str(spec))
-    out = tmp_path / "mutant"
-    fw = out / "firmware"
-    shutil.copytree(output_dir(str(spec), m.name) / "firmware", fw)
-    c = (fw / "boids_flock.c").read_text()
-    old, new = mutation
-    assert c.count(old) == 1
-    (fw / "boids_flock.c").write_text(c.replace(old, new))
-    make(fw, "host", out / "build")
-    frames, seed, n = 40, 5, 450
-    sim = simulator_trace(model, frames, seed, n, ()).splitlines()
-    assert compare(firmware_trace(exe, frames, seed, n, ()).splitlines(), sim) is None
-    assert compare(firmware_trace(out / "build" / "boids_host", frames, seed, n, ()).splitlines(), sim) is not None
-
+    good, bad = parity_of_mutant(spec, tmp_path / "mutant", *mutation, count=1)
+    assert good is None and bad is not None
 
 def test_check_reports_the_split(tmp_path, capsys):
     from codegen.cli import main

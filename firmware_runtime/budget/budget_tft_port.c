@@ -45,17 +45,10 @@ static inline volatile uint32_t *dc_regs(void)
     return p;
 }
 
-/* The wait's test laid out with idle as the fall-through: most waits find
- * the port idle at once (the budget's model: a taken branch a wait less). */
-#if defined(__GNUC__)
-#define SPI_RARELY(c) __builtin_expect(!!(c), 0)
-#else
-#define SPI_RARELY(c) (c)
-#endif
 static inline void spi_wait_idle(volatile uint32_t *spi)
 {
     uint32_t st;
-    while (SPI_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
+    while (TFT_PORT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
         if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
 
