@@ -20,12 +20,13 @@ from .conftest import require_tool
 from .mutants import parity_of_mutant
 from .test_pairs_once import _frames
 from .test_pairs_once import _spec as grid_spec
+from .test_window_sums import _with as window_spec
 
 
 def _with(tmp_path: Path, name: str, ranges: dict | None = None, **defaults) -> Path:
     """The default spec at capacity 500, synchronous with the grid, its
     parameters' defaults changed, and `ranges`: {param: (min, max)}."""
-    spec = grid_spec(tmp_path / name, 500, True, **defaults)
+    spec = window_spec(tmp_path, name, **defaults)
     text = spec.read_text()
     for p, (lo, hi) in (ranges or {}).items():
         text, k = re.subn(rf"(?m)^(  {p}:\s*\{{default: [-\d.]+,\s*)min: [-\d.]+,(\s*)max: [-\d.]+,",
