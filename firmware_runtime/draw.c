@@ -120,52 +120,52 @@ uint16_t *pixset_place(pixset_t *s)
 void pixset_show(pixset_t *s)
 {
     const uint8_t nw = s->shown ^ 1u;
-    const uint16_t *xo = s->x[s->shown], *eo = s->end[s->shown], *en = s->end[nw];
-    uint16_t *xn = s->x[nw];
+    const uint16_t *const xo = s->x[s->shown], *const eo = s->end[s->shown], *const en = s->end[nw];
+    uint16_t *const xn = s->x[nw];
     const uint16_t color = s->color;
-    unsigned ob = 0, nb = 0;
+    /* o and n walk both lists whole: a row's merge ends at the row's ends */
+    const uint16_t *o = xo;
+    uint16_t *n = xn;
+    tft_run_t run;
     int r;
-    tft_begin();
-    for (r = 0; r < BOIDS_PANEL_HEIGHT; ob = eo[r], nb = en[r], r++) {
-        const unsigned oe = eo[r], ne = en[r];
-        unsigned i, j;
-        if (oe == ob && ne == nb) continue;
-        for (j = nb + 1u; j < ne; j++) { /* insertion sort: a row holds a few pixels */
-            const uint16_t v = xn[j];
-            i = j;
-            while (i > nb && xn[i - 1u] > v) {
-                xn[i] = xn[i - 1u];
+    tft_begin(&run);
+    for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) {
+        const uint16_t *const o_end = xo + eo[r];
+        uint16_t *const n_end = xn + en[r], *j;
+        if (o == o_end && n == n_end) continue;
+        for (j = n + 1; j < n_end; j++) { /* insertion sort: a row holds a few pixels */
+            const uint16_t v = *j;
+            uint16_t *i = j;
+            while (i > n && i[-1] > v) {
+                *i = i[-1];
                 i--;
             }
-            xn[i] = v;
+            *i = v;
         }
-        { /* merge, by pointers; a column twice in a list counts once (its copies skipped) */
-            const uint16_t *o = xo + ob, *const o_end = xo + oe, *n = xn + nb, *const n_end = xn + ne;
-            for (;;) {
-                const unsigned ox = o != o_end ? (unsigned)(*o & PIXSET_X) : PIXSET_END;
-                const unsigned nx = n != n_end ? (unsigned)*n : PIXSET_END;
-                if (ox < nx) { /* left: black */
-                    tft_put((int)ox, r, PLAT_BLACK);
-                    do o++;
-                    while (o != o_end && (*o & PIXSET_X) == ox);
-                } else if (nx < ox) { /* arrived */
-                    tft_put((int)nx, r, color);
-                    do n++;
-                    while (n != n_end && *n == nx);
-                } else { /* stayed: sent only if covered meanwhile */
-                    unsigned over;
-                    if (ox == PIXSET_END) break;
-                    over = *o & PIXSET_OVER;
-                    do o++;
-                    while (o != o_end && (*o & PIXSET_X) == ox);
-                    do n++;
-                    while (n != n_end && *n == nx);
-                    if (over) tft_put((int)nx, r, color);
-                }
+        for (;;) { /* merge; a column twice in a list counts once (its copies skipped) */
+            const unsigned ox = o != o_end ? (unsigned)(*o & PIXSET_X) : PIXSET_END;
+            const unsigned nx = n != n_end ? (unsigned)*n : PIXSET_END;
+            if (ox < nx) { /* left: black */
+                tft_put(&run, (int)ox, r, PLAT_BLACK);
+                do o++;
+                while (o != o_end && (*o & PIXSET_X) == ox);
+            } else if (nx < ox) { /* arrived */
+                tft_put(&run, (int)nx, r, color);
+                do n++;
+                while (n != n_end && *n == nx);
+            } else { /* stayed: sent only if covered meanwhile */
+                unsigned over;
+                if (ox == PIXSET_END) break;
+                over = *o & PIXSET_OVER;
+                do o++;
+                while (o != o_end && (*o & PIXSET_X) == ox);
+                do n++;
+                while (n != n_end && *n == nx);
+                if (over) tft_put(&run, (int)nx, r, color);
             }
         }
     }
-    tft_end();
+    tft_end(&run);
     s->shown = nw;
 }
 

@@ -7,7 +7,8 @@
 static struct {
     uint8_t q[192], *p;
 } tq = {{0}, tq.q};
-tft_pen_t tft_pen = {{0}, 0, 0, 0, -1, 0, -1, 0};
+tft_pen_t tft_pen = {-1, 0, -1, 0};
+uint16_t tft_span_colors[TFT_SPAN_MAX];
 
 static void flush(void)
 {
@@ -158,14 +159,5 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride)
     window(x, y, x + w - 1, y + h - 1);
     for (j = 0; j < h; j++)
         for (i = 0; i < w; i++) tft_port_fill(px[j * stride + i], 1);
-    tft_port_select(0);
-}
-
-void tft_begin(void) { tft_port_select(1); }
-
-void tft_end(void)
-{
-    if (tft_pen.n) tft_port_words(ILI_RAMWR, tft_pen.c, (unsigned)tft_pen.n);
-    tft_pen.n = 0;
     tft_port_select(0);
 }

@@ -104,49 +104,69 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
  * an earlier pixel still needs and returns while its bytes shift out, so
  * the caller's search for the next pixel overlaps the SPI (the budget's
  * timeline: codegen/spi_timeline.py). Nothing else may draw in between.
- * Inline: the caller's loop keeps its registers across a pixel that joins
- * the span (most calls send nothing). */
-void tft_begin(void);
-static inline void tft_put(int x, int y, uint16_t color);
-void tft_end(void);
-
-/* tft_put's state: the span, n pixels c from column x - n of row y waiting
- * for their RAMWR, their window already sent; and the controller's window
- * as last set (x0 < 0, y0 < 0: not known; after a reset both return to
- * their defaults, which we never use). A window ends at the panel's last
- * column: a span is known to start before it is known how long it runs,
- * so its window goes out at its first pixel and shifts while the caller
- * finds the next one; RAMWR writes only the span's pixels. One struct: one
- * base address for the M4K to load. */
+ * The run's state is the caller's local (tft_run_t), its colours one
+ * static buffer: all inline, so that GCC keeps the state in the caller's
+ * registers (most calls only compare and append). */
 typedef struct {
-    uint16_t c[TFT_SPAN_MAX];
-    int n, x, y;
+    int n, x, y; /* the span: n pixels from column x - n of row y, window sent, RAMWR not yet */
+    int x0, y0;  /* the controller's window: columns x0 .. TFT_LAST_COLUMN of row y0 (-1: other) */
+} tft_run_t;
+static inline void tft_begin(tft_run_t *s);
+static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color);
+static inline void tft_end(tft_run_t *s);
+
+/* The controller's window as last set, [x0, x1] x [y0, y1] (x0 < 0, y0 < 0:
+ * not known; after a reset both return to their defaults, which we never
+ * use); tft_end writes a run's last window back. A run's window ends at the
+ * panel's last column: a span is known to start before it is known how long
+ * it runs, so its window goes out at its first pixel and shifts while the
+ * caller finds the next one; RAMWR writes only the span's pixels. */
+typedef struct {
     int x0, x1, y0, y1;
 } tft_pen_t;
 extern tft_pen_t tft_pen;
+extern uint16_t tft_span_colors[TFT_SPAN_MAX];
 
-static inline void tft_put(int x, int y, uint16_t color)
+static inline void tft_begin(tft_run_t *s)
 {
-    tft_pen_t *const p = &tft_pen;
-    if (x == p->x && y == p->y && p->n < TFT_SPAN_MAX && p->n) { /* adjacent: the same window */
-        p->c[p->n++] = color;
-        p->x = x + 1;
+    tft_port_select(1);
+    s->n = 0;
+    s->x = s->y = -1;
+    s->x0 = tft_pen.x1 == TFT_LAST_COLUMN ? tft_pen.x0 : -1;
+    s->y0 = tft_pen.y0 == tft_pen.y1 ? tft_pen.y0 : -1;
+}
+
+static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color)
+{
+    if (x == s->x && y == s->y && s->n < TFT_SPAN_MAX) { /* adjacent: the same window */
+        tft_span_colors[s->n++] = color;
+        s->x = x + 1;
         return;
     }
-    if (p->n) tft_port_words(ILI_RAMWR, p->c, (unsigned)p->n); /* the span before: RAMWR resets the pointer */
-    if (y != p->y0 || y != p->y1) {
+    if (s->n) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n); /* the span before: RAMWR resets the pointer */
+    if (y != s->y0) {
         tft_port_range(ILI_PASET, (unsigned)y, (unsigned)y);
-        p->y0 = p->y1 = y;
+        s->y0 = y;
     }
-    if (x != p->x0 || p->x1 != TFT_LAST_COLUMN) {
+    if (x != s->x0) {
         tft_port_range(ILI_CASET, (unsigned)x, TFT_LAST_COLUMN);
-        p->x0 = x;
-        p->x1 = TFT_LAST_COLUMN;
+        s->x0 = x;
     }
-    p->c[0] = color;
-    p->n = 1;
-    p->x = x + 1;
-    p->y = y;
+    tft_span_colors[0] = color;
+    s->n = 1;
+    s->x = x + 1;
+    s->y = y;
+}
+
+static inline void tft_end(tft_run_t *s)
+{
+    if (s->n) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n);
+    if (s->x0 >= 0) {
+        tft_pen.x0 = s->x0;
+        tft_pen.x1 = TFT_LAST_COLUMN;
+    }
+    if (s->y0 >= 0) tft_pen.y0 = tft_pen.y1 = s->y0;
+    tft_port_select(0);
 }
 
 #endif

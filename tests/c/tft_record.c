@@ -39,9 +39,10 @@ static void puts_script(void)
     static const int px[][3] = {{10, 5, 0xA1A2}, {11, 5, 0xB1B2}, {12, 5, 0xC1C2}, {13, 5, 0xD1D2},
                                 {14, 5, 0xE1E2}, {20, 5, 0xF1F2}, {20, 6, 0x1112}, {3, 6, 0x2122}};
     unsigned k;
-    tft_begin();
-    for (k = 0; k < sizeof px / sizeof px[0]; k++) tft_put(px[k][0], px[k][1], (uint16_t)px[k][2]);
-    tft_end();
+    tft_run_t run;
+    tft_begin(&run);
+    for (k = 0; k < sizeof px / sizeof px[0]; k++) tft_put(&run, px[k][0], px[k][1], (uint16_t)px[k][2]);
+    tft_end(&run);
 }
 
 int main(int argc, char **argv)

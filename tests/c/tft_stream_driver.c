@@ -44,10 +44,11 @@ int main(int argc, char **argv)
         tft_init();
         tft_fill_rect(0, 0, 320, 240, 0xF800u);
         int i;
-        tft_begin(); /* rows reuse the window's halves */
-        for (i = 0; i < 4; i++) tft_put(xs[i], 20, c[i]);
-        tft_put(xs[2], 21, c[1]);
-        tft_end();
+        tft_run_t run;
+        tft_begin(&run); /* rows reuse the window's halves */
+        for (i = 0; i < 4; i++) tft_put(&run, xs[i], 20, c[i]);
+        tft_put(&run, xs[2], 21, c[1]);
+        tft_end(&run);
     } else if (!strcmp(s, "no_wait")) { /* SLPOUT straight after SWRESET */
         tft_port_select(1);
         cmd(ILI_SWRESET, 0, 0);
