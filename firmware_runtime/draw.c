@@ -114,9 +114,6 @@ uint16_t *pixset_place(pixset_t *s)
     return s->x[s->shown ^ 1u];
 }
 
-/* Past the end of a row's list: above every column. */
-#define PIXSET_END (PIXSET_X + 1u)
-
 void pixset_show(pixset_t *s)
 {
     const uint8_t nw = s->shown ^ 1u;
@@ -143,8 +140,27 @@ void pixset_show(pixset_t *s)
             *i = v;
         }
         for (;;) { /* merge; a column twice in a list counts once (its copies skipped) */
-            const unsigned ox = o != o_end ? (unsigned)(*o & PIXSET_X) : PIXSET_END;
-            const unsigned nx = n != n_end ? (unsigned)*n : PIXSET_END;
+            unsigned ox, nx;
+            if (o == o_end) { /* the rest arrived */
+                while (n != n_end) {
+                    nx = *n;
+                    tft_put(&run, (int)nx, r, color);
+                    do n++;
+                    while (n != n_end && *n == nx);
+                }
+                break;
+            }
+            if (n == n_end) { /* the rest left */
+                do {
+                    ox = *o & PIXSET_X;
+                    tft_put(&run, (int)ox, r, PLAT_BLACK);
+                    do o++;
+                    while (o != o_end && (*o & PIXSET_X) == ox);
+                } while (o != o_end);
+                break;
+            }
+            ox = *o & PIXSET_X;
+            nx = *n;
             if (ox < nx) { /* left: black */
                 tft_put(&run, (int)ox, r, PLAT_BLACK);
                 do o++;
@@ -154,9 +170,7 @@ void pixset_show(pixset_t *s)
                 do n++;
                 while (n != n_end && *n == nx);
             } else { /* stayed: sent only if covered meanwhile */
-                unsigned over;
-                if (ox == PIXSET_END) break;
-                over = *o & PIXSET_OVER;
+                const unsigned over = *o & PIXSET_OVER;
                 do o++;
                 while (o != o_end && (*o & PIXSET_X) == ox);
                 do n++;

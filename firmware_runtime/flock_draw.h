@@ -91,17 +91,16 @@ static inline void flock_draw_before(flock_draw_t *d, const flock_t *f)
 static inline void flock_draw_after(flock_draw_t *d, const flock_t *f)
 {
 #if FLOCK_DRAW_PIXSET
-    const int32_t n = f->count;
+    const boid_t *b, *const end = f->b + f->count;
     uint16_t *const rows = pixset_begin(&d->px), *cols;
-    int32_t i;
-    for (i = 0; i < n; i++) { /* a counting sort by row: count, place, fill */
-        const unsigned x = (unsigned)PANEL_PX(f->b[i].x), y = (unsigned)PANEL_PX(f->b[i].y);
-        if (x < BOIDS_PANEL_WIDTH && y < BOIDS_PANEL_HEIGHT) rows[y]++;
+    for (b = f->b; b != end; b++) { /* a counting sort by row: count, place, fill */
+        const unsigned x = (unsigned)PANEL_PX(b->x), y = (unsigned)PANEL_PX(b->y);
+        if ((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT)) rows[y]++; /* & : one branch taken on the panel */
     }
     cols = pixset_place(&d->px);
-    for (i = 0; i < n; i++) {
-        const unsigned x = (unsigned)PANEL_PX(f->b[i].x), y = (unsigned)PANEL_PX(f->b[i].y);
-        if (x < BOIDS_PANEL_WIDTH && y < BOIDS_PANEL_HEIGHT) cols[rows[y]++] = (uint16_t)x;
+    for (b = f->b; b != end; b++) {
+        const unsigned x = (unsigned)PANEL_PX(b->x), y = (unsigned)PANEL_PX(b->y);
+        if ((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT)) cols[rows[y]++] = (uint16_t)x;
     }
     pixset_show(&d->px);
 #else
