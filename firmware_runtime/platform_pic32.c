@@ -197,7 +197,7 @@ static inline volatile uint32_t *dc_regs(void)
 static inline void spi_wait_idle(volatile uint32_t *spi)
 {
     uint32_t st;
-    while (TFT_PORT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
+    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
         if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
 

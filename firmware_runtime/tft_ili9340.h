@@ -67,15 +67,19 @@
 /* Pixels of one window of tft_put: its RAMWR parameters fit one burst. */
 #define TFT_SPAN_MAX ((int)(TFT_PORT_BURST / TFT_PIXEL_BYTES))
 
-/* --- provided by the platform layer --- */
-/* For the ports' SPI waits: the test laid out with idle as the fall-through
- * (most waits find the port idle at once; the budget's model: a taken
- * branch a wait less). */
+/* Branch hints, so that GCC lays out the usual side as the fall-through (the
+ * budget's model, like the M4K's prefetch: a taken branch costs a cycle):
+ * the ports' SPI waits (most find the port idle at once) and tft_put's
+ * cases (most pixels start a span of their own, in a column of their own). */
 #if defined(__GNUC__)
-#define TFT_PORT_RARELY(c) __builtin_expect(!!(c), 0)
+#define TFT_RARELY(c) __builtin_expect(!!(c), 0)
+#define TFT_USUALLY(c) __builtin_expect(!!(c), 1)
 #else
-#define TFT_PORT_RARELY(c) (c)
+#define TFT_RARELY(c) (c)
+#define TFT_USUALLY(c) (c)
 #endif
+
+/* --- provided by the platform layer --- */
 void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
 /* A batch of commands: seq holds, back to back, [command, count, count
  * parameter bytes] (count <= TFT_PORT_BURST except at start-up); each
@@ -138,17 +142,17 @@ static inline void tft_begin(tft_run_t *s)
 
 static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color)
 {
-    if (x == s->x && y == s->y && s->n < TFT_SPAN_MAX) { /* adjacent: the same window */
+    if (TFT_RARELY(x == s->x && y == s->y && s->n < TFT_SPAN_MAX)) { /* adjacent: the same window */
         tft_span_colors[s->n++] = color;
         s->x = x + 1;
         return;
     }
-    if (s->n) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n); /* the span before: RAMWR resets the pointer */
+    if (TFT_USUALLY(s->n)) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n); /* the span before: RAMWR resets the pointer */
     if (y != s->y0) {
         tft_port_range(ILI_PASET, (unsigned)y, (unsigned)y);
         s->y0 = y;
     }
-    if (x != s->x0) {
+    if (TFT_USUALLY(x != s->x0)) {
         tft_port_range(ILI_CASET, (unsigned)x, TFT_LAST_COLUMN);
         s->x0 = x;
     }
