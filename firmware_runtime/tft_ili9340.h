@@ -86,8 +86,9 @@ void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
  * command byte goes with DC low, its parameters with DC high, in order. The
  * count bytes are not sent. DC is left high. */
 void tft_port_commands(const uint8_t *seq, size_t len);
-/* One command and its n 16-bit parameters, each MSB first (n <= TFT_PORT_BURST
- * / 2): the pixel path's colours (RAMWR), without a batch to build. */
+/* One command and its n 16-bit parameters, each MSB first (1 <= n <=
+ * TFT_PORT_BURST / 2): the pixel path's colours (RAMWR), without a batch to
+ * build. */
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n);
 /* CASET or PASET [a, b]: the command and its two 16-bit parameters, MSB
  * first; the pixel path's windows. */

@@ -97,10 +97,11 @@ void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
     volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
     spi_command(spi, dc, cmd);
-    for (; n; n--, w++) {
+    do { /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
         spi[SPI_BUF] = *w >> 8;
         spi[SPI_BUF] = *w & 0xFFu;
-    }
+        w++;
+    } while (--n);
 }
 
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
