@@ -144,3 +144,22 @@ def test_scattered_pixels_on_the_wire(tmp_path):
                    (CASET, w(14, 319)), (RAMWR, w(0xE1E2)), (CASET, w(20, 319)), (RAMWR, w(0xF1F2)),
                    (PASET, w(6, 6)), (RAMWR, w(0x1112)), (CASET, w(3, 319)), (RAMWR, w(0x2122))]
     assert ev[0] == ("S", 1) and ev[-1] == ("S", 0)
+
+
+def test_a_run_hands_its_window_on(tmp_path):
+    """tft_end leaves the window a run last set for the driver's rectangles
+    (a rectangle on it sends no CASET or PASET), and tft_begin takes the
+    rectangles' window back (a window that does not end at the last
+    column, or spans rows, is sent again)."""
+    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
+                    includes=[CFG, RUNTIME])
+    out = subprocess.run([str(exe), "handoff"], capture_output=True, text=True, check=True, timeout=RUN).stdout
+    lines = out.splitlines()
+    ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]
+    got = [(c, bytes(d)) for c, d, _, _ in commands(ev)]
+    w = lambda *v: b"".join(x.to_bytes(2, "big") for x in v)  # noqa: E731
+    CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
+    assert got == [(PASET, w(6, 6)), (CASET, w(3, 319)), (RAMWR, w(0x0101)),
+                   (RAMWR, w(*[0x0202] * 317)),
+                   (CASET, w(5, 6)), (PASET, w(0, 1)), (RAMWR, w(*[0x0303] * 4)),
+                   (PASET, w(0, 0)), (CASET, w(5, 319)), (RAMWR, w(0x0404)), (PASET, w(1, 1)), (RAMWR, w(0x0505))]

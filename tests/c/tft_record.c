@@ -45,12 +45,31 @@ static void puts_script(void)
     tft_end(&run);
 }
 
+/* `tft_record handoff`: a run, rectangles, a run: the window the driver
+ * last set passes from a run to the rectangles and back (tft_end, tft_begin). */
+static void handoff_script(void)
+{
+    tft_run_t run;
+    tft_begin(&run);
+    tft_put(&run, 3, 6, 0x0101);
+    tft_end(&run);
+    tft_fill_rect(3, 6, 317, 1, 0x0202); /* the run's window: columns 3 .. 319 of row 6 */
+    tft_fill_rect(5, 0, 2, 2, 0x0303); /* columns 5 .. 6: the next run starts at column 5 */
+    tft_begin(&run);
+    tft_put(&run, 5, 0, 0x0404);
+    tft_put(&run, 5, 1, 0x0505);
+    tft_end(&run);
+}
+
 int main(int argc, char **argv)
 {
     tft_init();
-    if (argc > 1 && argv[1][0] == 'p') {
+    if (argc > 1 && (argv[1][0] == 'p' || argv[1][0] == 'h')) {
         printf("X 0\n"); /* the start-up ends here */
-        puts_script();
+        if (argv[1][0] == 'p')
+            puts_script();
+        else
+            handoff_script();
     }
     return 0;
 }
