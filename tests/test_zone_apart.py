@@ -47,6 +47,8 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     apart = "\n".join(fast.pair_lines_apart)
     assert f"fx_d2_within(dx, dy, {fast.zone_hilo.v})" in apart
     assert "fx_d2_zones" not in apart and "separation" not in apart and "alignment" in apart
+    # most pairs apart are within the visual range: its side laid out as the fall-through
+    assert f"if (FX_LIKELY({fast.zone_hilo.outer} < 0)) {{" in apart
     window = "\n".join(fast.pair_lines_window_apart)
     assert "continue; /* in the zone: the window's sums hold it */" in window and "separation" not in window
     # the full loop and brute force visit both sides' windows: no split there
@@ -59,7 +61,7 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     wide_zones = flock_c_copies(checked_model(_with(tmp_path, "w", NO_HILO)))[2]
     assert wide_zones.zone_hilo is None and wide_zones.apart == "zone_near"
     assert "const fx zone_near = P->protected_range;" in wide_zones.step_consts
-    assert "if (d2 < visual2) {" in "\n".join(wide_zones.pair_lines_apart)
+    assert "if (FX_LIKELY(d2 < visual2)) {" in "\n".join(wide_zones.pair_lines_apart)
 
 
 def test_the_split_in_the_c(tmp_path):
