@@ -207,45 +207,6 @@ static inline uint64_t fx_d2(fx dx, fx dy)
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
 #endif
 }
-/* The seed's two zones at once (the pair loop's "d2 < protected^2, else
- * d2 < visual^2"; codegen/lang/emit_c_pairs.py): with d2 = dx^2 + dy^2, a
- * word negative exactly when d2 < r^2 is returned, and one negative exactly
- * when d2 < r^2 + a*b stored in *outer (a = r2 - r, b = r2 + r: r2^2; the
- * generator proves both fit a word). The differences d2 - r^2 and
- * d2 - r2^2 are exact in HI:LO modulo 2^64 and lie in [-2^62, 2^63) unless
- * dx = dy = -2^31 (the box test before it rules that out), so the high
- * word's sign is theirs. On the M4K: mult, madd, msub, mfhi, msub, mfhi --
- * no 64-bit compares, no registers for two 64-bit squares. */
-static inline int32_t fx_d2_zones(fx dx, fx dy, fx r, fx a, fx b, int32_t *outer)
-{
-#ifdef FX_MIPS_MADD
-    int32_t inner, out;
-    __asm__("mult\t%2, %2\n\tmadd\t%3, %3\n\tmsub\t%4, %4\n\tmfhi\t%0\n\tmsub\t%5, %6\n\tmfhi\t%1"
-            : "=&d"(inner), "=d"(out)
-            : "d"(dx), "d"(dy), "d"(r), "d"(a), "d"(b)
-            : "hi", "lo");
-    *outer = out;
-    return inner;
-#else
-    const int64_t e = (int64_t)fx_d2(dx, dy) - (int64_t)r * r;
-    *outer = e - (int64_t)a * b < 0 ? -1 : 0;
-    return e < 0 ? -1 : 0;
-#endif
-}
-/* The outer zone alone, where the pair loop knows the pair is outside the
- * inner one (codegen/lang/emit_c_pairs.py, apart: |dx| or |dy| >= the
- * protected range): a word negative exactly when d2 < r^2, exact on the
- * same terms as fx_d2_zones. On the M4K: mult, madd, msub, mfhi. */
-static inline int32_t fx_d2_within(fx dx, fx dy, fx r)
-{
-#ifdef FX_MIPS_MADD
-    int32_t e;
-    __asm__("mult\t%1, %1\n\tmadd\t%2, %2\n\tmsub\t%3, %3\n\tmfhi\t%0" : "=d"(e) : "d"(dx), "d"(dy), "d"(r) : "hi", "lo");
-    return e;
-#else
-    return (int64_t)fx_d2(dx, dy) - (int64_t)r * r < 0 ? -1 : 0;
-#endif
-}
 /* The high word of the 64-bit product of two words (`multu`, `mfhi`). */
 static inline uint32_t fx_mulhi_u32(uint32_t a, uint32_t b) { return (uint32_t)(fx_umul64(a, b) >> 32); }
 static inline uint64_t fx_sq64(fx r)
@@ -402,7 +363,9 @@ static inline fx fx_max(fx a, fx b) { return b > a ? b : a; }
 static inline fx fx_clamp(fx v, fx lo, fx hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 /* Exact square roots and magnitudes (fx_isqrt64, fx_sqrt, fx_hypot, fx_amb,
- * fx_mag_*): one concept, in a file of its own. */
+ * fx_mag_*), and the pair loop's zone tests on d2 (fx_d2_zones,
+ * fx_d2_within, fx_d2_hi): one concept a file. */
 #include "fixed_roots.h"
+#include "fixed_zones.h"
 
 #endif /* BOIDSGEN_FIXED_H */

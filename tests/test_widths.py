@@ -178,28 +178,52 @@ def test_d2_zones(driver):
         assert g == py(*case), f"{case}: C {g}, Python {py(*case)}"
 
 
-def test_d2_within(driver):
-    """fx_d2_within (the outer zone alone) against exact integers: on either
-    side of r^2 for each radius, at the word's ends (dx, dy never -2^31, as
-    fx_d2_zones), radii of either sign."""
+def _zone_cases(op: str) -> list:
+    """(op, dx, dy, r): on either side of r^2 for each radius, at the word's
+    ends (dx, dy never -2^31, as fx_d2_zones), radii of either sign, and
+    random ones."""
     radii = [0, 1, 2, 3, 5, 46340, 65536, 655360, 2**20 + 3, 13107200, 2**30 - 1, I32_MAX]
     ds = [0, 1, -1, 3, -4, 46340, -46341, 65535, -65536, 655359, 2**30, -(2**30), I32_MAX, I32_MIN + 1]
-    cases = [("within", a, b, s * r) for r in radii for s in (1, -1) for a in ds for b in ds[::2]]
+    cases = [(op, a, b, s * r) for r in radii for s in (1, -1) for a in ds for b in ds[::2]]
     for r in radii:
         for dx in (0, r // 3, r // 2, r):
             rest = r * r - dx * dx
             for e in (-1, 0, 1):
                 dy = math.isqrt(max(rest + e, 0))
-                cases += [("within", dx, dy, r), ("within", -dx, dy, -r), ("within", dy, -dx, r)]
+                cases += [(op, dx, dy, r), (op, -dx, dy, -r), (op, dy, -dx, r)]
     rnd = random.Random(3)
     for _ in range(2000):
         s = rnd.choice([16, 24, 30, 31])
-        cases.append(("within", rnd.randint(-(2**s) + 1, 2**s - 1), rnd.randint(-(2**s) + 1, 2**s - 1),
+        cases.append((op, rnd.randint(-(2**s) + 1, 2**s - 1), rnd.randint(-(2**s) + 1, 2**s - 1),
                       rnd.randint(I32_MIN, I32_MAX)))
+    return cases
+
+
+def test_d2_within(driver):
+    """fx_d2_within (the outer zone alone) against exact integers."""
+    cases = _zone_cases("within")
     got = run(driver, cases)
     assert {0, 1} <= set(got) and sum(got) > 500  # both outcomes, often
     for case, g in zip(cases, got):
         assert g == py(*case), f"{case}: C {g}, Python {py(*case)}"
+
+
+def test_d2_by_high_words(driver):
+    """fx_d2_hi is d2's high word, and FX_D2_BELOW_HI (the own band's window
+    test of pairs apart, fixed_zones.h) is d2 < r^2 exactly: decided by the
+    high words where they differ, by the whole test where they are equal
+    (the driver says which: 1 or 2); on the same cases as fx_d2_within, where
+    equal high words occur on both sides of r^2."""
+    cases = _zone_cases("below_hi")
+    got = run(driver, cases)
+    for (_, a, b, r), g in zip(cases, got):
+        d2, r2 = a * a + b * b, r * r
+        assert g == (0 if d2 >= r2 else 1 if d2 >> 32 < r2 >> 32 else 2), f"{(a, b, r)}: C {g}"
+    equal = [d2 < r2 for _, a, b, r in cases if (d2 := a * a + b * b) >> 32 == (r2 := r * r) >> 32]
+    assert True in equal and False in equal and got.count(2) == equal.count(True)
+    his = [("d2hi", a, b) for _, a, b, _ in cases[::7]]
+    for (_, a, b), g in zip(his, run(driver, his)):
+        assert g == (a * a + b * b) >> 32, (a, b)
 
 
 def test_acc32(driver):

@@ -51,6 +51,10 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     assert f"if (FX_LIKELY({fast.zone_hilo.outer} < 0)) {{" in apart
     window = "\n".join(fast.pair_lines_window_apart)
     assert "continue; /* in the zone: the window's sums hold it */" in window and "separation" not in window
+    # the window's: d2's high word against visual^2's (fixed_zones.h), the whole test where they are equal
+    assert f"const uint32_t {fast.visual_hi} = fx_sq_hi(P->visual_range);" in fast.step_consts
+    assert (f"(int32_t)(fx_d2_hi(dx, dy) - {fast.visual_hi});" in window
+            and f"if (FX_D2_BELOW_HI({fast.zone_hilo.outer}, dx, dy, {fast.zone_hilo.v})) {{" in window)
     # the full loop and brute force visit both sides' windows: no split there
     assert wide.apart is None
     assert flock_c_copies(checked_model(grid_spec(tmp_path / "b", 500, False)))[2].apart is None
@@ -60,6 +64,7 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     # zones too wide for fx_d2_zones' words: the protected range as its own word, d2 tested as before
     wide_zones = flock_c_copies(checked_model(_with(tmp_path, "w", NO_HILO)))[2]
     assert wide_zones.zone_hilo is None and wide_zones.apart == "zone_near"
+    assert wide_zones.visual_hi is None
     assert "const fx zone_near = P->protected_range;" in wide_zones.step_consts
     assert "if (FX_LIKELY(d2 < visual2)) {" in "\n".join(wide_zones.pair_lines_apart)
 
@@ -72,7 +77,8 @@ def test_the_split_in_the_c(tmp_path):
     fast = c[c.index("boids_step_guarded(flock_t"):c.index("boids_step_wide(flock_t")]
     assert "for (; o != o_end && fx_sub(o->x, x) < zone_r; o++) {" in fast
     assert "ynear = fx_add(y, zone_r);" in fast and "if (o->y >= ynear) {" in fast
-    assert fast.count("fx_d2_within(dx, dy, seed_box)") == 2  # the own band's rest, the band below's
+    assert fast.count("fx_d2_within(dx, dy, seed_box)") == 1  # the band below's
+    assert fast.count("FX_D2_BELOW_HI(in_visual, dx, dy, seed_box)") == 1  # the own band's rest
     wide = c[c.index("boids_step_wide(flock_t"):]
     assert "fx_d2_within" not in wide.split("void boids_step(")[0]
 

@@ -74,6 +74,7 @@ class FlockC:
         self.once = once and pairs_once.refusal(self) is None
         # the once-only grid's protected range as a word: |dx| or |dy| at least it rules the zone out
         self.apart = None
+        self.visual_hi = None  # visual^2's high word, where the window's pairs apart test by it (below)
         if self.once and self.grid and pairs.apart_from(self):
             self.apart = self.zone_hilo.r if self.zone_hilo else self._alloc("zone_near")
             if not self.zone_hilo:
@@ -101,7 +102,11 @@ class FlockC:
             self.window_corrections = window_sums.corrections(self, self.window)
             self.window_struct = window_sums.struct(self.window)
             self.window_reset = window_sums.reset(self.window)
-        # and apart: the once-only grid's pairs known outside the protected zone (pairs.apart_from)
+        # and apart: the once-only grid's pairs known outside the protected zone (pairs.apart_from);
+        # the window's among them test visual^2 by d2's high word (fx_d2_hi: a compare, not an msub)
+        if self.window and self.apart and self.zone_hilo:
+            self.visual_hi = self._alloc("zone_v2hi")
+            self.step_consts.append(f"const uint32_t {self.visual_hi} = fx_sq_hi(P->{self.zone_range['visual']});")
         self.pair_lines_apart = pairs.pair_lines(self, apart=True) if self.apart else []
         self.pair_lines_window_apart = pairs.pair_lines(self, self.window, apart=True) if self.window and self.apart else []
         # the squared distance, where something after the box test still reads it

@@ -193,7 +193,10 @@ def pair_lines(plan, window=None, apart=False) -> list:
     chain = []
     seed = []
     hilo = plan.zone_hilo
-    if hilo and apart:
+    by_high = bool(hilo and apart and window is not None and plan.visual_hi)
+    if by_high:  # the window's pairs apart: d2's high word against visual^2's (fixed_zones.h)
+        seed.append(f"const int32_t {hilo.outer} = (int32_t)(fx_d2_hi(dx, dy) - {plan.visual_hi});")
+    elif hilo and apart:
         seed.append(f"const int32_t {hilo.outer} = fx_d2_within(dx, dy, {hilo.v});")
     elif hilo:
         seed += [f"int32_t {hilo.outer};",
@@ -202,7 +205,9 @@ def pair_lines(plan, window=None, apart=False) -> list:
         gs = by_test.get(("seed", z))
         if gs:
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
-            chain.append((_likely(test, window in gs or apart), branch(plan, gs, window)))
+            test = (f"FX_D2_BELOW_HI({hilo.outer}, dx, dy, {hilo.v})" if by_high  # likely, and exact
+                    else _likely(test, window in gs or apart))
+            chain.append((test, branch(plan, gs, window)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
         seed += ind(body)

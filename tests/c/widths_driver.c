@@ -30,6 +30,11 @@ int main(void)
             const int32_t inner = fx_d2_zones(x, y, r, (fx)(r2 - r), (fx)(r2 + r), &outer);
             printf("%d\n", (inner < 0) + 2 * (outer < 0));
         } else if (!strcmp(op, "within")) printf("%d\n", fx_d2_within(x, y, z) < 0);
+        else if (!strcmp(op, "d2hi")) printf("%" PRIu32 "\n", fx_d2_hi(x, y));
+        else if (!strcmp(op, "below_hi")) {
+            const int32_t e = (int32_t)(fx_d2_hi(x, y) - fx_sq_hi(z));
+            printf("%d\n", FX_D2_BELOW_HI(e, x, y, z) ? 1 + (e == 0) : 0); /* 2: in, by the whole test */
+        }
         else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else if (!strcmp(op, "div")) printf("%" PRId32 "\n", fx_div(x, y));
         else if (!strcmp(op, "mean_by")) printf("%" PRId32 "\n", fx_acc32_mean_by(x, (int32_t)y, 0xFFFFFFFFu / (uint32_t)y));
