@@ -279,13 +279,14 @@ static inline fx fx_acc32_mean_about(fx_acc32 d, int32_t n, fx base)
  * floor((2^32 - 1) / n) (a table in the generated code: boids_flock.c's
  * boids_recip). For any word v, v * m / 2^32 lies in (v / n - 1, v / n]
  * (m >= (2^32 - n) / n), so its floor is floor(v / n) or one less, and one
- * compare of the remainder corrects it: a `multu`, a `mul` and a few ALU
+ * compare of the remainder corrects it: two `multu`s (the remainder's
+ * product from LO: a `mul` would wait on its result) and a few ALU
  * instructions where `div` takes about 35 cycles on the M4K. Equal to
  * fx_acc32_mean and fx_acc32_mean_about for every sum and n >= 1
  * (tests/test_widths.py). */
 static inline uint32_t fx_udiv_by(uint32_t v, uint32_t n, uint32_t m, uint32_t *rem)
 {
-    uint32_t q = fx_mulhi_u32(v, m), r = v - q * n;
+    uint32_t q = fx_mulhi_u32(v, m), r = v - (uint32_t)fx_umul64(q, n);
     if (r >= n) {
         q++;
         r -= n;
