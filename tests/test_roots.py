@@ -146,7 +146,8 @@ def test_isqrt_table_is_its_formula():
     """fixed_roots.h's estimate table, against the formula its comment gives:
     entry t - 64 is ceil(sqrt((t + 1) * 2^24)) - 1, never below the root of
     any word with top byte t, and the one Newton step from it lands at most
-    one above the root (the bound fx_isqrt_word's comment states)."""
+    one above the root (the bound fx_isqrt_word's comment states); and the
+    step's reciprocal table, floor((2^32 - 1) / (entry + 1))."""
     import re
 
     text = (RUNTIME / "fixed_roots.h").read_text()
@@ -158,6 +159,9 @@ def test_isqrt_table_is_its_formula():
         r = isqrt(n)
         want.append(r + (r * r < n) - 1)
     assert table == want
+    # the step's reciprocals (fx_isqrt_rec), the divisor fx_udiv_by takes them for
+    body = re.search(r"fx_isqrt_rec\[192\] = \{([^}]*)\}", text).group(1)
+    assert [int(v.rstrip("u")) for v in body.replace(",", " ").split()] == [(2**32 - 1) // (e + 1) for e in table]
     rnd = random.Random(30)
     for t in range(64, 256):
         for x in (t << 24, ((t + 1) << 24) - 1, rnd.randint(t << 24, ((t + 1) << 24) - 1)):
