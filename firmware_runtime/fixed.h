@@ -329,7 +329,12 @@ static inline fx fx_div(fx a, fx b)
     if (b == 0) return 0;
     if (ub >= (1u << 24)) return fx_wrap64(((int64_t)a * FX_ONE) / (int64_t)b);
     w = fx_clz32(ub);
-    q = fx_udiv_by(ua, ub, m, &r);
+    if (ua < ub) { /* a quotient below 1 (a vector's part by its length): no step for its integer part */
+        q = 0;
+        r = ua;
+    } else {
+        q = fx_udiv_by(ua, ub, m, &r);
+    }
     for (k = FX_FRAC_BITS; k > 0; k -= w) { /* q = floor(|a| 2^j / |b|), r its remainder, j bits done */
         uint32_t d;
         if (w > k) w = k;
