@@ -231,7 +231,7 @@ def wait_lines(port: str) -> dict:
     the SPI idle) or 'room' (for room in its FIFO)."""
     kinds = {}
     for i, ln in enumerate(port.splitlines(), 1):
-        if "& SPI_IDLE_MASK) != SPI_IDLE" in ln:
+        if "& SPI_IDLE_MASK) != " in ln:  # against SPI_IDLE, or the idle word held in a register
             kinds[i] = "idle"
         elif "spi[SPI_STAT]) & SPI_TBF" in ln:
             kinds[i] = "room"

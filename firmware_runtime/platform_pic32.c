@@ -194,12 +194,13 @@ static inline volatile uint32_t *dc_regs(void)
     return p;
 }
 
-static inline void spi_wait_idle(volatile uint32_t *spi)
+static inline void spi_wait_idle_k(volatile uint32_t *spi, uint32_t idle)
 {
     uint32_t st;
-    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
+    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != idle))
         if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
+static inline void spi_wait_idle(volatile uint32_t *spi) { spi_wait_idle_k(spi, SPI_IDLE); }
 
 /* One byte when the FIFO may be full (runs longer than a burst), reading
  * what arrives meanwhile. */
@@ -222,11 +223,14 @@ void tft_port_select(int on)
  * to the byte on the wire: it switches between bytes only. */
 static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
 {
-    spi_wait_idle(spi);
-    dc[LAT_CLR] = DC_MASK;
+    uint32_t one = DC_MASK, idle = SPI_IDLE; /* in registers: at -O1 GCC loaded each again for its use */
+    PORT_HELD(one);
+    PORT_HELD(idle);
+    spi_wait_idle_k(spi, idle);
+    dc[LAT_CLR] = one;
     spi[SPI_BUF] = cmd;
-    spi_wait_idle(spi);
-    dc[LAT_SET] = DC_MASK;
+    spi_wait_idle_k(spi, idle);
+    dc[LAT_SET] = one;
 }
 
 void tft_port_commands(const uint8_t *seq, size_t len)

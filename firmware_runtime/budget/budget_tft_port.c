@@ -45,12 +45,13 @@ static inline volatile uint32_t *dc_regs(void)
     return p;
 }
 
-static inline void spi_wait_idle(volatile uint32_t *spi)
+static inline void spi_wait_idle_k(volatile uint32_t *spi, uint32_t idle)
 {
     uint32_t st;
-    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != SPI_IDLE))
+    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != idle))
         if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
 }
+static inline void spi_wait_idle(volatile uint32_t *spi) { spi_wait_idle_k(spi, SPI_IDLE); }
 
 static inline void spi_put_waiting(volatile uint32_t *spi, uint8_t b)
 {
@@ -62,11 +63,14 @@ static inline void spi_put_waiting(volatile uint32_t *spi, uint8_t b)
 
 static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
 {
-    spi_wait_idle(spi);
-    dc[LAT_CLR] = DC_MASK; /* DC low: a command */
+    uint32_t one = DC_MASK, idle = SPI_IDLE; /* in registers: at -O1 GCC loaded each again for its use */
+    PORT_HELD(one);
+    PORT_HELD(idle);
+    spi_wait_idle_k(spi, idle);
+    dc[LAT_CLR] = one; /* DC low: a command */
     spi[SPI_BUF] = cmd;
-    spi_wait_idle(spi);
-    dc[LAT_SET] = DC_MASK;
+    spi_wait_idle_k(spi, idle);
+    dc[LAT_SET] = one;
 }
 
 void tft_port_select(int on)
