@@ -231,7 +231,7 @@ def wait_lines(port: str) -> dict:
     the SPI idle) or 'room' (for room in its FIFO)."""
     kinds = {}
     for i, ln in enumerate(port.splitlines(), 1):
-        if "& SPI_IDLE_MASK) != " in ln:  # against SPI_IDLE, or the idle word held in a register
+        if "& SPI_IDLE_MASK) != " in ln or "/* SPI idle wait" in ln:  # the test, or a load marked as its
             kinds[i] = "idle"
         elif "spi[SPI_STAT]) & SPI_TBF" in ln:
             kinds[i] = "room"

@@ -63,10 +63,14 @@ static inline void spi_put_waiting(volatile uint32_t *spi, uint8_t b)
 
 static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
 {
-    uint32_t one = DC_MASK, idle = SPI_IDLE; /* in registers: at -O1 GCC loaded each again for its use */
-    PORT_HELD(one);
+    uint32_t st = spi[SPI_STAT]; /* SPI idle wait: its first status, loaded before the constants */
+    uint32_t one = DC_MASK, idle = SPI_IDLE; /* in registers (at -O1 GCC loaded each again for each use), */
+    PORT_HELD(one);                          /* set while the status load completes */
     PORT_HELD(idle);
-    spi_wait_idle_k(spi, idle);
+    while (TFT_RARELY((st & SPI_IDLE_MASK) != idle)) {
+        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
+        st = spi[SPI_STAT]; /* SPI idle wait */
+    }
     dc[LAT_CLR] = one; /* DC low: a command */
     spi[SPI_BUF] = cmd;
     spi_wait_idle_k(spi, idle);
