@@ -126,20 +126,33 @@ def test_the_decoder_refuses_what_the_controller_would(stream_driver, name, why)
     assert int(r["errors"]) >= 1 and why in r["first"], r
 
 
+CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
+
+
+def _scripted(tmp_path, script: str):
+    """tests/c/tft_record.c's script after the start-up: its pin events, and
+    its commands as (command, parameter bytes)."""
+    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
+                    includes=[CFG, RUNTIME])
+    out = subprocess.run([str(exe), script], capture_output=True, text=True, check=True, timeout=RUN).stdout
+    lines = out.splitlines()
+    ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]
+    return ev, [(c, bytes(d)) for c, d, _, _ in commands(ev)]
+
+
+def _words(*v) -> bytes:
+    """16-bit parameters, MSB first."""
+    return b"".join(x.to_bytes(2, "big") for x in v)
+
+
 def test_scattered_pixels_on_the_wire(tmp_path):
     """tft_put: a run of adjacent pixels shares one window and one RAMWR, up
     to TFT_SPAN_MAX (4) of them; a window starts at its span's first pixel
     and ends at the last column (319), sent before the span's length is
     known; PASET only where the row changes, CASET only where the column
     does."""
-    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
-                    includes=[CFG, RUNTIME])
-    out = subprocess.run([str(exe), "put"], capture_output=True, text=True, check=True, timeout=RUN).stdout
-    lines = out.splitlines()
-    ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]
-    got = [(c, bytes(d)) for c, d, _, _ in commands(ev)]
-    w = lambda *v: b"".join(x.to_bytes(2, "big") for x in v)  # noqa: E731
-    CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
+    ev, got = _scripted(tmp_path, "put")
+    w = _words
     assert got == [(PASET, w(5, 5)), (CASET, w(10, 319)), (RAMWR, w(0xA1A2, 0xB1B2, 0xC1C2, 0xD1D2)),
                    (CASET, w(14, 319)), (RAMWR, w(0xE1E2)), (CASET, w(20, 319)), (RAMWR, w(0xF1F2)),
                    (PASET, w(6, 6)), (RAMWR, w(0x1112)), (CASET, w(3, 319)), (RAMWR, w(0x2122))]
@@ -151,14 +164,8 @@ def test_a_run_hands_its_window_on(tmp_path):
     (a rectangle on it sends no CASET or PASET), and tft_begin takes the
     rectangles' window back (a window that does not end at the last
     column, or spans rows, is sent again)."""
-    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
-                    includes=[CFG, RUNTIME])
-    out = subprocess.run([str(exe), "handoff"], capture_output=True, text=True, check=True, timeout=RUN).stdout
-    lines = out.splitlines()
-    ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]
-    got = [(c, bytes(d)) for c, d, _, _ in commands(ev)]
-    w = lambda *v: b"".join(x.to_bytes(2, "big") for x in v)  # noqa: E731
-    CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
+    _, got = _scripted(tmp_path, "handoff")
+    w = _words
     assert got == [(PASET, w(6, 6)), (CASET, w(3, 319)), (RAMWR, w(0x0101)),
                    (RAMWR, w(*[0x0202] * 317)),
                    (CASET, w(5, 6)), (PASET, w(0, 1)), (RAMWR, w(*[0x0303] * 4)),
