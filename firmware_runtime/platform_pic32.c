@@ -194,13 +194,19 @@ static inline volatile uint32_t *dc_regs(void)
     return p;
 }
 
-static inline void spi_wait_idle_k(volatile uint32_t *spi, uint32_t idle)
+/* An idle wait from a status the caller loaded: its own work between the
+ * load and this test fills the load's delay. */
+static inline void spi_idle_from(volatile uint32_t *spi, uint32_t st, uint32_t idle)
 {
-    uint32_t st;
-    while (TFT_RARELY(((st = spi[SPI_STAT]) & SPI_IDLE_MASK) != idle))
+    while (TFT_RARELY((st & SPI_IDLE_MASK) != idle)) {
         if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
+        st = spi[SPI_STAT]; /* SPI idle wait */
+    }
 }
-static inline void spi_wait_idle(volatile uint32_t *spi) { spi_wait_idle_k(spi, SPI_IDLE); }
+static inline void spi_wait_idle(volatile uint32_t *spi)
+{
+    spi_idle_from(spi, spi[SPI_STAT] /* SPI idle wait */, SPI_IDLE);
+}
 
 /* One byte when the FIFO may be full (runs longer than a burst), reading
  * what arrives meanwhile. */
@@ -219,22 +225,37 @@ void tft_port_select(int on)
     else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
 }
 
+
 /* A command byte with DC low, then DC high for its parameters. DC applies
- * to the byte on the wire: it switches between bytes only. */
+ * to the byte on the wire: it switches between bytes only. The command
+ * byte goes once the bytes before it are out; spi_command_sent returns the
+ * status loaded right after it, for spi_params, so that the caller's work
+ * between the two fills the load's delay. k: the DC mask and the idle
+ * word, held in registers (at -O1 GCC loaded each constant again for each
+ * use), set while the first status load completes. */
+typedef struct { uint32_t one, idle; } spi_k_t;
+static inline uint32_t spi_command_sent(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd, spi_k_t *k)
+{
+    const uint32_t st = spi[SPI_STAT]; /* SPI idle wait */
+    k->one = DC_MASK;
+    k->idle = SPI_IDLE;
+    PORT_HELD(k->one);
+    PORT_HELD(k->idle);
+    spi_idle_from(spi, st, k->idle);
+    dc[LAT_CLR] = k->one;
+    spi[SPI_BUF] = cmd;
+    return spi[SPI_STAT]; /* SPI idle wait */
+}
+static inline void spi_params(volatile uint32_t *spi, volatile uint32_t *dc, uint32_t st, const spi_k_t *k)
+{
+    spi_idle_from(spi, st, k->idle);
+    dc[LAT_SET] = k->one;
+}
 static inline void spi_command(volatile uint32_t *spi, volatile uint32_t *dc, uint8_t cmd)
 {
-    uint32_t st = spi[SPI_STAT]; /* SPI idle wait: its first status, loaded before the constants */
-    uint32_t one = DC_MASK, idle = SPI_IDLE; /* in registers (at -O1 GCC loaded each again for each use), */
-    PORT_HELD(one);                          /* set while the status load completes */
-    PORT_HELD(idle);
-    while (TFT_RARELY((st & SPI_IDLE_MASK) != idle)) {
-        if (!(st & SPI_RBE)) (void)spi[SPI_BUF];
-        st = spi[SPI_STAT]; /* SPI idle wait */
-    }
-    dc[LAT_CLR] = one;
-    spi[SPI_BUF] = cmd;
-    spi_wait_idle_k(spi, idle);
-    dc[LAT_SET] = one;
+    spi_k_t k;
+    const uint32_t st = spi_command_sent(spi, dc, cmd, &k);
+    spi_params(spi, dc, st, &k);
 }
 
 void tft_port_commands(const uint8_t *seq, size_t len)
@@ -256,22 +277,29 @@ void tft_port_commands(const uint8_t *seq, size_t len)
 void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
 {
     volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
-    spi_command(spi, dc, cmd);
-    do { /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
-        spi[SPI_BUF] = *w >> 8;
-        spi[SPI_BUF] = *w & 0xFFu;
-        w++;
-    } while (--n);
+    spi_k_t k;
+    const uint32_t st = spi_command_sent(spi, dc, cmd, &k);
+    uint32_t c = *w; /* the first colour, while the status load completes */
+    spi_params(spi, dc, st, &k);
+    for (;;) { /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
+        spi[SPI_BUF] = c >> 8;
+        spi[SPI_BUF] = c & 0xFFu;
+        if (!--n) break;
+        c = *++w;
+    }
 }
 
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
 {
     volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
-    spi_command(spi, dc, cmd);
-    spi[SPI_BUF] = a >> 8; /* four bytes after an idle wait: a burst */
-    spi[SPI_BUF] = a & 0xFFu;
-    spi[SPI_BUF] = b >> 8;
-    spi[SPI_BUF] = b & 0xFFu;
+    spi_k_t k;
+    const uint32_t st = spi_command_sent(spi, dc, cmd, &k);
+    const uint32_t a1 = a >> 8, a0 = a & 0xFFu, b1 = b >> 8, b0 = b & 0xFFu; /* while the status load completes */
+    spi_params(spi, dc, st, &k);
+    spi[SPI_BUF] = a1; /* four bytes after an idle wait: a burst */
+    spi[SPI_BUF] = a0;
+    spi[SPI_BUF] = b1;
+    spi[SPI_BUF] = b0;
 }
 
 void tft_port_fill(uint16_t color, uint32_t n)
