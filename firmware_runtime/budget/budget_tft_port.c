@@ -131,11 +131,12 @@ void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
     const uint32_t st = spi_command_sent(spi, dc, cmd, &k);
     uint32_t c = *w; /* the first colour, while the status load completes */
     spi_params(spi, dc, st, &k);
-    for (;;) { /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
+    spi[SPI_BUF] = c >> 8; /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
+    spi[SPI_BUF] = c & 0xFFu;
+    while (TFT_RARELY(--n)) { /* most spans are one pixel */
+        c = *++w;
         spi[SPI_BUF] = c >> 8;
         spi[SPI_BUF] = c & 0xFFu;
-        if (!--n) break;
-        c = *++w;
     }
 }
 
