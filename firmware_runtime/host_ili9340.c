@@ -192,13 +192,15 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     if (i != len) fail("a command batch cut short (driver bug)");
 }
 
-void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+void tft_port_words(uint8_t cmd, uint16_t first, const uint16_t *rest, unsigned n)
 {
-    if (n > TFT_PORT_BURST / 2u) fail("more words than a burst (driver bug)");
+    if (n < 1 || n > TFT_PORT_BURST / 2u) fail("no word, or more words than a burst (driver bug)");
     lcd_command(cmd);
-    for (; n; n--, w++) {
-        lcd_data((uint8_t)(*w >> 8));
-        lcd_data((uint8_t)*w);
+    lcd_data((uint8_t)(first >> 8));
+    lcd_data((uint8_t)first);
+    for (; --n; rest++) {
+        lcd_data((uint8_t)(*rest >> 8));
+        lcd_data((uint8_t)*rest);
     }
 }
 

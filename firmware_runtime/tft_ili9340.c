@@ -8,7 +8,7 @@ static struct {
     uint8_t q[192], *p;
 } tq = {{0}, tq.q};
 tft_pen_t tft_pen = {-1, 0, -1, 0};
-uint16_t tft_span_colors[TFT_SPAN_MAX];
+uint16_t tft_span_colors[TFT_SPAN_MAX - 1];
 
 static void flush(void)
 {

@@ -87,9 +87,10 @@ void tft_port_select(int on); /* CS low (on) / high; waits for SPI idle first */
  * count bytes are not sent. DC is left high. */
 void tft_port_commands(const uint8_t *seq, size_t len);
 /* One command and its n 16-bit parameters, each MSB first (1 <= n <=
- * TFT_PORT_BURST / 2): the pixel path's colours (RAMWR), without a batch to
- * build. */
-void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n);
+ * TFT_PORT_BURST / 2): first, then rest[0 .. n - 2]. The pixel path's
+ * colours (RAMWR), without a batch to build; most spans are one pixel,
+ * whose colour comes in a register. */
+void tft_port_words(uint8_t cmd, uint16_t first, const uint16_t *rest, unsigned n);
 /* CASET or PASET [a, b]: the command and its two 16-bit parameters, MSB
  * first; the pixel path's windows. */
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b);
@@ -114,6 +115,7 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
  * registers (most calls only compare and append). */
 typedef struct {
     int n, x, y; /* the span: n pixels from column x - n of row y, window sent, RAMWR not yet */
+    uint16_t c0; /* its first pixel's colour; the others in tft_span_colors */
     int x0, y0;  /* the controller's window: columns x0 .. TFT_LAST_COLUMN of row y0 (-1: other) */
 } tft_run_t;
 static inline void tft_begin(tft_run_t *s);
@@ -130,12 +132,13 @@ typedef struct {
     int x0, x1, y0, y1;
 } tft_pen_t;
 extern tft_pen_t tft_pen;
-extern uint16_t tft_span_colors[TFT_SPAN_MAX];
+extern uint16_t tft_span_colors[TFT_SPAN_MAX - 1];
 
 static inline void tft_begin(tft_run_t *s)
 {
     tft_port_select(1);
     s->n = 0;
+    s->c0 = 0;
     s->x = s->y = -1;
     s->x0 = tft_pen.x1 == TFT_LAST_COLUMN ? tft_pen.x0 : -1;
     s->y0 = tft_pen.y0 == tft_pen.y1 ? tft_pen.y0 : -1;
@@ -144,11 +147,11 @@ static inline void tft_begin(tft_run_t *s)
 static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color)
 {
     if (TFT_RARELY(x == s->x && y == s->y && s->n < TFT_SPAN_MAX)) { /* adjacent: the same window */
-        tft_span_colors[s->n++] = color;
+        tft_span_colors[s->n++ - 1] = color;
         s->x = x + 1;
         return;
     }
-    if (TFT_USUALLY(s->n)) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n); /* the span before: RAMWR resets the pointer */
+    if (TFT_USUALLY(s->n)) tft_port_words(ILI_RAMWR, s->c0, tft_span_colors, (unsigned)s->n); /* the span before: RAMWR resets the pointer */
     if (y != s->y0) {
         tft_port_range(ILI_PASET, (unsigned)y, (unsigned)y);
         s->y0 = y;
@@ -157,7 +160,7 @@ static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color)
         tft_port_range(ILI_CASET, (unsigned)x, TFT_LAST_COLUMN);
         s->x0 = x;
     }
-    tft_span_colors[0] = color;
+    s->c0 = color;
     s->n = 1;
     s->x = x + 1;
     s->y = y;
@@ -165,7 +168,7 @@ static inline void tft_put(tft_run_t *s, int x, int y, uint16_t color)
 
 static inline void tft_end(tft_run_t *s)
 {
-    if (s->n) tft_port_words(ILI_RAMWR, tft_span_colors, (unsigned)s->n);
+    if (s->n) tft_port_words(ILI_RAMWR, s->c0, tft_span_colors, (unsigned)s->n);
     if (s->x0 >= 0) {
         tft_pen.x0 = s->x0;
         tft_pen.x1 = TFT_LAST_COLUMN;

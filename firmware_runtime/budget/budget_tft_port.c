@@ -124,17 +124,17 @@ void tft_port_commands(const uint8_t *seq, size_t len)
     }
 }
 
-void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+void tft_port_words(uint8_t cmd, uint16_t first, const uint16_t *rest, unsigned n)
 {
     volatile uint32_t *const spi = spi_regs(), *const dc = dc_regs();
     spi_k_t k;
     const uint32_t st = spi_command_sent(spi, dc, cmd, &k);
-    uint32_t c = *w; /* the first colour, while the status load completes */
+    const uint32_t hi = (uint32_t)first >> 8, lo = first & 0xFFu; /* while the status load completes */
     spi_params(spi, dc, st, &k);
-    spi[SPI_BUF] = c >> 8; /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
-    spi[SPI_BUF] = c & 0xFFu;
+    spi[SPI_BUF] = hi; /* n >= 1; <= TFT_PORT_BURST bytes after an idle wait: a burst */
+    spi[SPI_BUF] = lo;
     while (TFT_RARELY(--n)) { /* most spans are one pixel */
-        c = *++w;
+        const uint32_t c = *rest++;
         spi[SPI_BUF] = c >> 8;
         spi[SPI_BUF] = c & 0xFFu;
     }

@@ -16,10 +16,10 @@ void tft_port_commands(const uint8_t *seq, size_t len)
         i += 2u + seq[i + 1];
     }
 }
-void tft_port_words(uint8_t cmd, const uint16_t *w, unsigned n)
+void tft_port_words(uint8_t cmd, uint16_t first, const uint16_t *rest, unsigned n)
 {
-    printf("C %02X\n", (unsigned)cmd);
-    for (; n; n--, w++) printf("D %02X\nD %02X\n", (unsigned)(*w >> 8), (unsigned)(*w & 0xFFu));
+    printf("C %02X\nD %02X\nD %02X\n", (unsigned)cmd, (unsigned)(first >> 8), (unsigned)(first & 0xFFu));
+    for (; --n; rest++) printf("D %02X\nD %02X\n", (unsigned)(*rest >> 8), (unsigned)(*rest & 0xFFu));
 }
 void tft_port_range(uint8_t cmd, unsigned a, unsigned b)
 {
