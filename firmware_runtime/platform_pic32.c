@@ -225,7 +225,6 @@ void tft_port_select(int on)
     else PIN_HI(BOARD_TFT_CS_PORT, BOARD_TFT_CS_BIT);
 }
 
-
 /* A command byte with DC low, then DC high for its parameters. DC applies
  * to the byte on the wire: it switches between bytes only. The command
  * byte goes once the bytes before it are out; spi_command_sent returns the
