@@ -86,7 +86,7 @@ def label_lines(text: str) -> dict[int, str]:
     except StopIteration:
         return out
     f1 = _close(lines, f0)
-    body = next((i for i in range(f0, f1) if re.search(r"boid_t \*b = &f->b\[i\]", lines[i])), None)
+    body = next((i for i in range(f0, f1) if re.search(r"boid_t \*(const )?b = ", lines[i])), None)
     if body is None:
         for k in range(f0, f1 + 1):
             put(k, OTHER)

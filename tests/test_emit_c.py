@@ -434,7 +434,7 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     assert "fx_acc s = 0" in hostile_c or "fx_acc rules_pred_s" in hostile_c
     # and the boid loop declares each of its names once
     step = hostile_c[hostile_c.index("void boids_step"):]
-    start = step.index("boid_t *b = &f->b[i];")
+    start = re.search(r"boid_t \*(const )?b = ", step).start()
     head = step[start:start + re.search(r"for \((gr = |;; o\+\+)", step[start:]).start()]
     decls = re.findall(r"^        (?:const )?(?:fx|int32_t|uint64_t|fx_acc32|fx_acc) ([^;]+);", head, re.M)
     declared = [d.split("=")[0].strip() for line in decls for d in line.split(",")]

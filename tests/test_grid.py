@@ -46,8 +46,8 @@ def _trace(exe: Path, n: int, frames: int, sets=()) -> list[str]:
     return [ln for ln in out.splitlines() if "spec_hash" not in ln]
 
 
-def _build(spec, spec_path: str, out: Path, grid: bool) -> Path:
-    sp = spec_variant(spec, capacity=max(spec.flock.capacity, 1500), order="synchronous", grid=grid)
+def _build(spec, spec_path: str, out: Path, grid: bool, capacity: int = 1500) -> Path:
+    sp = spec_variant(spec, capacity=max(spec.flock.capacity, capacity), order="synchronous", grid=grid)
     render_variant(sp, spec_path, out)
     make(out / "firmware", "host", out / "build")
     return out / "build" / "boids_host"
@@ -81,6 +81,25 @@ def test_grid_equals_brute_force(tmp_path, name, n, frames, sets):
     assert "band_start" not in (tmp_path / "brute" / "firmware" / "boids_flock.c").read_text()
     a, b = _trace(grid, n, frames, sets), _trace(brute, n, frames, sets)
     assert len(a) == len(b) > frames
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
+
+
+def test_grid_slots_in_words(tmp_path):
+    """The bands hold boids' byte offsets (flock_grid.j2), 16-bit while the
+    capacity's boids fit 64 KiB; past that, words. 5000 boids of state (the
+    combo's, not a power of two in size) take the words, and the grid still
+    equals the brute-force loop."""
+    require_tool("gcc")
+    require_tool("make")
+    path = str(ROOT / "spec" / "combo_scouts_predators_obstacles.yaml")
+    spec, _ = load_spec(path)
+    grid = _build(spec, path, tmp_path / "grid", True, capacity=5000)
+    brute = _build(spec, path, tmp_path / "brute", False, capacity=5000)
+    head = (tmp_path / "grid" / "firmware" / "boids_flock.h").read_text()
+    assert "#define BOIDS_GRID_SLOT_T uint32_t" in head
+    a, b = _trace(grid, 300, 30), _trace(brute, 300, 30)
+    assert len(a) == len(b) > 30
     first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
     assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
 

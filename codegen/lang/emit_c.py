@@ -55,6 +55,7 @@ class FlockC:
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
+        self.reads_index = False  # a rule reads the boid's index (emit_c_names.RuleNames)
         self._taken = set(GENERATED)
         self.means_called: set = set()  # emit_c_names.RuleNames.mean32
         self.recips: dict = {}  # a boid group's count -> its reciprocal's local (mean_recip)
@@ -69,6 +70,7 @@ class FlockC:
         self.rules = rules
         self._zones(rules)
         self._state(rules)
+        self.boid_bytes = pairs_once.boid_bytes(self)
         self._sums(rules)
         # each pair once (pairs_once.py): asked for, and the rules allow it
         self.once = once and pairs_once.refusal(self) is None

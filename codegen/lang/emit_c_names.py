@@ -29,7 +29,7 @@ f r P n i j k s b o p x y vx vy dx dy d2 dist box seed_box others previous cell 
 gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim ylim band_box protected2 visual2 tries lo hi tx ty want range range2 best best_d2
 hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_win band_sort band_window
 band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
-k_best d2_best r2 a q me ord ord_end band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
+k_best d2_best r2 a q me ord ord_end slot band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
 """.split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)}  # 8: pairs_once.MAX_PLANES | {f"pair_plane{k}_t" for k in range(8)}
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
@@ -159,7 +159,10 @@ class RuleNames(Names):
         if k == "index":
             if self.where == "mirror":
                 raise EmitError(f"rule {rule.name}: index from the other boid's side")
-            return ("f->count" if self.where == "init" else "i"), ATOM
+            if self.where == "init":
+                return "f->count", ATOM
+            self.plan.reads_index = True  # the grid's loop then derives i from the boid's slot
+            return "i", ATOM
         if k == "screen":
             return {"width": "BOIDS_WIDTH_FX", "height": "BOIDS_HEIGHT_FX"}[r.name], ATOM
         if k == "pair":
