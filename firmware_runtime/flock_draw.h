@@ -95,12 +95,12 @@ static inline void flock_draw_after(flock_draw_t *d, const flock_t *f)
     uint16_t *const rows = pixset_begin(&d->px), *cols;
     for (b = f->b; b != end; b++) { /* a counting sort by row: count, place, fill */
         const unsigned x = (unsigned)PANEL_PX(b->x), y = (unsigned)PANEL_PX(b->y);
-        if ((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT)) rows[y]++; /* & : one branch taken on the panel */
+        if (FX_LIKELY((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT))) rows[y]++; /* on the panel: the fall-through */
     }
     cols = pixset_place(&d->px);
     for (b = f->b; b != end; b++) {
         const unsigned x = (unsigned)PANEL_PX(b->x), y = (unsigned)PANEL_PX(b->y);
-        if ((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT)) cols[rows[y]++] = (uint16_t)x;
+        if (FX_LIKELY((x < BOIDS_PANEL_WIDTH) & (y < BOIDS_PANEL_HEIGHT))) cols[rows[y]++] = (uint16_t)x;
     }
     pixset_show(&d->px);
 #else
