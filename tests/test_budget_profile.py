@@ -185,7 +185,7 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
     def part(pattern: str) -> str:
         return lab[next(i + 1 for i, ln in enumerate(lines) if re.search(pattern, ln))]
 
-    assert part(r"band_sort\(f, cell") == part(r"now\[j\] = prev;") == PL.GRID_BUILD
+    assert part(r"band_sort\(f, cell") == part(r"\*q = prev;") == PL.GRID_BUILD
     assert part(r"band_window\(2, x, box") == part(r"fx_sub\(hi->x, x\) < box") == PL.PAIR_ROW
     # the own band's window sums (window_sums.py) are the windows' too
     assert part(r"o_end = band_win\.hi\[1\]") == part(r"win_vx = fx_add\(win_vx, o_end->vx\)") == PL.PAIR_ROW
