@@ -161,7 +161,8 @@ class RuleNames(Names):
                 raise EmitError(f"rule {rule.name}: index from the other boid's side")
             if self.where == "init":
                 return "f->count", ATOM
-            self.plan.reads_index = True  # the grid's loop then derives i from the boid's slot
+            if self.where != "predator":  # the predators' loop has an i of its own
+                self.plan.reads_index = True  # the grid's boid loop then derives i from the boid's slot
             return "i", ATOM
         if k == "screen":
             return {"width": "BOIDS_WIDTH_FX", "height": "BOIDS_HEIGHT_FX"}[r.name], ATOM
