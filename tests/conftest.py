@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,11 @@ from tests.deadline import RUN
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "firmware_runtime"
 DEFAULT_SPEC = str(ROOT / "spec" / "boids.yaml")
+
+# The suite runs from the project's virtualenv (`.venv/bin/python -m pytest`)
+# without it being activated: the tests that start `boidsgen` or `boids-gui` by
+# name must find that environment's scripts, not another Python's.
+os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
 
 
 def require_tool(name: str) -> str:

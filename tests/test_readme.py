@@ -18,8 +18,8 @@ def quick_start_commands() -> list[str]:
 
 def test_quick_start_has_two_commands():
     cmds = quick_start_commands()
-    assert cmds[0] == "bash tools/setup.sh && boidsgen build"
-    assert cmds[1] == "bash tools/setup.sh && python3 -m pytest -q"
+    assert cmds[0] == "bash tools/setup.sh && .venv/bin/boidsgen build"
+    assert cmds[1] == "bash tools/setup.sh && .venv/bin/python -m pytest -q"
 
 
 def test_ci_runs_the_readme_test_command():

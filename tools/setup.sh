@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # Set up a machine for boidsgen: the system packages the build and the tests
-# use (installed with apt-get when missing, as root), then the Python package
-# with its test extras. Safe to run again; installs only what is missing.
+# use (installed with apt-get when missing, as root), then a project
+# virtualenv `.venv/` holding boidsgen and its test extras. Safe to run again;
+# installs only what is missing.
+#
+# Why a virtualenv: Debian 12's and Ubuntu 24.04's own Python refuse
+# `pip install` outside one (PEP 668, "externally-managed-environment").
+# PYTHON=/path/to/python3 picks the interpreter the virtualenv is made from
+# (default: the first python3 on PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
 
 # gcc, make: the host firmware and the parity tests
 # (not gcc-multilib: Debian makes it conflict with the cross compilers)
 # xvfb, xauth, libtk8.6: the GUI and its tests on a private X display
+# python3-venv, python3-tk: a virtualenv and tkinter for the distribution's
+#   own Python (a stock Debian has neither)
 # gcc-mipsel-linux-gnu: make m4k-check (the PIC32 compile/link check)
 # libc6-dev-mipsel-cross, qemu-user: the firmware as a MIPS Linux program under
 #   qemu-mipsel (make host-mipsel; boidsgen budget)
-PACKAGES=(gcc make xvfb xauth libtk8.6 gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user)
+PACKAGES=(gcc make xvfb xauth libtk8.6 python3-venv python3-tk
+          gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user)
+APT_LOCK_WAIT=600  # seconds to wait for another apt (unattended-upgrades) to finish
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -19,14 +30,26 @@ for p in "${PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-        echo "setup: installing ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        echo "setup: installing ${missing[*]} (waiting up to ${APT_LOCK_WAIT} s if another apt holds its lock)"
+        apt=(apt-get -o "DPkg::Lock::Timeout=${APT_LOCK_WAIT}")
+        "${apt[@]}" update -qq
+        DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     else
-        echo "setup: please install these packages first: ${missing[*]}" >&2
+        echo "setup: please install these packages first (sudo apt-get install ...): ${missing[*]}" >&2
         exit 1
     fi
 fi
 
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".[test]"
-echo "setup: ready ($(boidsgen --version))"
+# The virtualenv: made again if it is missing or its interpreter is gone.
+if ! .venv/bin/python -c "" 2>/dev/null; then
+    command -v "$PY" >/dev/null || { echo "setup: no '$PY' on PATH (Python 3.10 or later is needed)" >&2; exit 1; }
+    rm -rf .venv
+    "$PY" -m venv .venv || { echo "setup: '$PY -m venv' failed: install python3-venv" >&2; exit 1; }
+fi
+.venv/bin/python -c "import sys; sys.exit(sys.version_info < (3, 10))" \
+    || { echo "setup: $(.venv/bin/python --version) is too old: Python 3.10 or later is needed" >&2; exit 1; }
+.venv/bin/python -c "import tkinter" 2>/dev/null \
+    || echo "setup: warning: this Python has no tkinter: the GUI and its tests need it (Debian/Ubuntu: python3-tk)" >&2
+
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+echo "setup: ready ($(.venv/bin/boidsgen --version) in .venv/; 'source .venv/bin/activate' puts boidsgen on PATH)"
