@@ -1,12 +1,23 @@
 """Compile generated firmware: the host build with gcc, the PIC32 image with
-xc32-gcc when it is on PATH."""
+xc32-gcc when it is on PATH.
+
+make expands `$(...)` in every variable, also one given on its command
+line, and the recipes hand paths to /bin/sh unquoted; neither can spell a
+space or ':' in a path. So no project path ever reaches make: it runs in the
+firmware folder and gets BUILD and RUNTIME as paths relative to it, which
+hold only our own folder names (build/<name>, the tool's firmware_runtime)
+whatever the project folder is called. A relative path make still cannot
+spell (the tool itself installed under such a name) is refused, naming it.
+"""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
+from .escape import UnsafePath, make_path
 from .render import RUNTIME_DIR
 
 
@@ -18,16 +29,31 @@ class BuildError(RuntimeError):
     pass
 
 
+def make_relative(path: Path, fw_dir: Path, what: str) -> str:
+    """path relative to fw_dir (both taken physically, as the kernel walks '..'),
+    as make can read it; BuildError naming it otherwise."""
+    rel = os.path.relpath(Path(path).resolve(), Path(fw_dir).resolve())
+    try:
+        return make_path(Path(rel).as_posix())
+    except UnsafePath as e:
+        raise BuildError(f"{path}: the {what}, relative to {fw_dir}: {e}; move it to a folder whose name "
+                         "has none of them") from None
+
+
 def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None) -> subprocess.CompletedProcess:
+    """make `target` in fw_dir, its outputs in `build` (relative paths only, above)."""
     if shutil.which("make") is None:
         raise BuildError("`make` is not installed (apt-get install make)")
-    cmd = ["make", "-s", "-C", str(fw_dir), target, f"RUNTIME={RUNTIME_DIR}", f"BUILD={build}"] + (extra or [])
+    rel_build = make_relative(build, fw_dir, "build folder")
+    rel_runtime = make_relative(RUNTIME_DIR, fw_dir, "firmware_runtime")
+    cmd = ["make", "-s", target, f"RUNTIME={rel_runtime}", f"BUILD={rel_build}"] + (extra or [])
+    where = f"{' '.join(cmd)} (in {fw_dir})"
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve())
     except subprocess.TimeoutExpired:
-        raise BuildError(f"{' '.join(cmd)} did not finish within {MAKE_TIMEOUT} s") from None
+        raise BuildError(f"{where} did not finish within {MAKE_TIMEOUT} s") from None
     if res.returncode != 0:
-        raise BuildError(f"{' '.join(cmd)} failed:\n{res.stdout}{res.stderr}")
+        raise BuildError(f"{where} failed:\n{res.stdout}{res.stderr}")
     return res
 
 
@@ -35,10 +61,15 @@ def build_host(spec_path, m, outdir: Path, build: Path, *, gated: bool = False) 
     """Write m's files into outdir through the pipeline (gate, claim, atomic
     write; only changed files) and compile the host firmware."""
     from .pipeline import emit
+    from .project import project_root
+    from .safe_paths import check_folder, prepare_folder
 
+    root = project_root(spec_path)
+    check_folder(build, root)  # refused before anything is written
     emit(spec_path, m, outdir, gated=gated)
     if shutil.which("gcc") is None and shutil.which("cc") is None:
         raise BuildError("no C compiler: install gcc (apt-get install gcc)")
+    build = prepare_folder(build, root)
     make(outdir / "firmware", "host", build)
     return build / "boids_host"
 

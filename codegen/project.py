@@ -31,8 +31,13 @@ def build_dir(spec_path: str | Path, name: str) -> Path:
 
 
 def load_generated_model(spec_path: str | Path, m, outdir: Path | None = None):
-    """The generated Python model for m, refusing one generated from another spec."""
+    """The generated Python model for m, run only if its text is what m renders
+    now (checked before any of it runs: its hash, then every byte; its kernel
+    must hash to what the model names)."""
     from pysim.model_support import load_model
 
+    from .render import render_python
+
     out = outdir or output_dir(spec_path, m.name)
-    return load_model(out / "python" / "boids_model.py", expect_hash=m.hash)
+    fresh = render_python(m)["python/boids_model.py"]
+    return load_model(out / "python" / "boids_model.py", expect_hash=m.hash, expect_text=fresh)

@@ -1,15 +1,25 @@
 """Types the generated model modules use, and loading a model (and its
-numba kernel) by path."""
+numba kernel) by path.
+
+Only code rendered from the spec runs: a model or kernel file is read as
+text (pysim/bounded_read.py), checked, and that same text is compiled and
+run; no bytecode (.pyc) is ever read, from generated/ or from the cache. The
+model's SPEC_HASH is read from its text before any of it runs (and, from
+codegen.project.load_generated_model, the whole text must equal a fresh
+render); the kernel must hash to the model's KERNEL_HASH (seal/unseal). The
+kernel runs from a copy in a private cache folder (pysim/kernel_cache.py).
+"""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
+import re
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+
+from .bounded_read import UnreadableFile, read_text_bounded
+from .kernel_cache import KERNEL_FILE, cached_copy, kernel_cache_root  # noqa: F401  (kernel_cache_root: experiments)
 
 
 @dataclass(frozen=True)
@@ -33,97 +43,104 @@ class ModelMismatch(RuntimeError):
     """The generated model does not belong to the spec it is used with."""
 
 
-def load_model(path: str | Path, expect_hash: str | None = None) -> ModuleType:
-    """Import a generated boids_model.py; with expect_hash, refuse a stale one
-    (another spec's, or one without the kernel it was generated with)."""
-    path = Path(path).resolve()
-    if not path.exists():
-        raise ModelMismatch(f"{path}: no generated model (run `boidsgen generate`)")
-    name = f"boidsgen_model_{abs(hash(str(path)))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    if expect_hash is not None and mod.SPEC_HASH != expect_hash:
-        raise ModelMismatch(
-            f"{path}: generated from spec hash {mod.SPEC_HASH}, but the spec now hashes to "
-            f"{expect_hash}; run `boidsgen generate`"
-        )
-    if expect_hash is not None:
-        why = kernel_problem(mod)
-        if why:
-            raise ModelMismatch(f"{why} (run `boidsgen generate`)")
-    return mod
+# codegen/lang/emit_module.py seals the kernel with these; load_kernel checks
+HASH_MARK = "@@KERNEL_HASH@@"
+_HASH_LEN = 16
 
 
-KERNEL_FILE = "boids_kernel.py"
+def seal(text: str) -> tuple[str, str]:
+    """(text, hash): the hash of the text (with HASH_MARK in place) put where the mark is."""
+    h = hashlib.sha256(text.encode()).hexdigest()[:_HASH_LEN]
+    return text.replace(HASH_MARK, h), h
 
 
-def kernel_cache_root() -> Path:
-    """Where kernels are compiled from: $BOIDSGEN_KERNEL_CACHE, else the
-    user's cache folder (~/.cache/boidsgen/kernels), else the temporary folder."""
-    env = os.environ.get("BOIDSGEN_KERNEL_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    root = Path(base) / "boidsgen" / "kernels"
+def is_sealed(text: str, h: str) -> bool:
+    """Whether text is a sealed text whose hash is h (every h put back as the mark hashes to h)."""
+    return (len(h) == _HASH_LEN and f'KERNEL_HASH = "{h}"' in text
+            and hashlib.sha256(text.replace(h, HASH_MARK).encode()).hexdigest()[:_HASH_LEN] == h)
+
+
+def read_source(path: Path) -> str:
+    """A model or kernel file's text (regular, bounded), or ModelMismatch naming it."""
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        if os.access(root, os.W_OK):
-            return root
-    except OSError:
-        pass
-    return Path(tempfile.gettempdir()) / f"boidsgen-kernels-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        return read_text_bounded(path)
+    except FileNotFoundError:
+        raise ModelMismatch(f"{path}: no generated model (run `boidsgen generate`)") from None
+    except UnreadableFile as e:
+        raise ModelMismatch(f"{e} (run `boidsgen generate`)") from None
 
 
-def _import_file(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
+def exec_source(text: str, path: Path, name: str) -> ModuleType:
+    """A module made by running `text` (already checked), named `name`, its
+    code's file `path` (numba's cache and tracebacks find it there). Never
+    an import: no .pyc is read or written."""
+    mod = ModuleType(name)
+    mod.__file__ = str(path)
     sys.modules[name] = mod
-    spec.loader.exec_module(mod)
+    try:
+        exec(compile(text, str(path), "exec", dont_inherit=True), mod.__dict__)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     return mod
 
 
-def kernel_problem(model: ModuleType) -> str | None:
-    """Why the kernel beside `model` is not the one generated with it, or None."""
-    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
+_ASSIGN = r'^{}\s*=\s*"([^"\n]*)"'
+
+
+def _field(text: str, name: str) -> str | None:
+    hit = re.search(_ASSIGN.format(name), text, re.M)
+    return hit.group(1) if hit else None
+
+
+def load_model(path: str | Path, expect_hash: str | None = None, expect_text: str | None = None) -> ModuleType:
+    """Run a generated boids_model.py. Checked first, from its text: with
+    expect_hash, its SPEC_HASH (another spec's or a stale model is refused)
+    and its kernel (the one generated with it); with expect_text, every byte
+    (what codegen renders for the spec now)."""
+    path = Path(path).resolve()
+    text = read_source(path)
+    if expect_hash is not None:
+        have = _field(text, "SPEC_HASH")
+        if have != expect_hash:
+            raise ModelMismatch(f"{path}: generated from spec hash {have}, but the spec now hashes to "
+                                f"{expect_hash}; run `boidsgen generate`")
+    if expect_text is not None and text != expect_text:
+        raise ModelMismatch(f"{path}: not the text boidsgen renders from its spec (edited, or another version's); "
+                            "run `boidsgen generate`")
+    if expect_hash is not None or expect_text is not None:
+        kernel_text(path, _field(text, "KERNEL_FILE"), _field(text, "KERNEL_HASH"))
+    name = f"boidsgen_model_{hashlib.sha256(str(path).encode()).hexdigest()[:16]}"
+    return exec_source(text, path, name)
+
+
+def kernel_text(model_path: Path, kernel_file: str | None, want_hash: str | None) -> str:
+    """The text of the kernel beside the model, checked to be the one generated
+    with it (it hashes to the model's KERNEL_HASH); ModelMismatch otherwise."""
+    if kernel_file != KERNEL_FILE:
+        raise ModelMismatch(f"{model_path}: names the kernel {kernel_file!r}, not {KERNEL_FILE} "
+                            "(run `boidsgen generate`)")
+    path = Path(model_path).with_name(KERNEL_FILE)
     if not path.is_file():
-        return f"{path}: no generated kernel beside the model"
-    want = getattr(model, "KERNEL_HASH", None)
-    if want is None or f'KERNEL_HASH = "{want}"' not in path.read_text(encoding="utf-8"):
-        return f"{path}: not the kernel generated with {model.__file__}"
-    return None
+        raise ModelMismatch(f"{path}: no generated kernel beside the model (run `boidsgen generate`)")
+    text = read_source(path)
+    if not is_sealed(text, want_hash or ""):
+        raise ModelMismatch(f"{path}: not the kernel generated with {model_path} (run `boidsgen generate`)")
+    return text
 
 
 def load_kernel(model: ModuleType) -> ModuleType:
-    """The numba kernel generated beside `model` (python/boids_kernel.py), imported once per model.
-
-    numba caches compiled functions beside their source file, keyed by the
-    file's time and size and the functions' bytecode, not by what they call
-    (pysim/fxops.py). So the kernel is imported from a copy in
-    kernel_cache_root()/<hash of its text and of the running fxops.py>/:
-    a kernel compiled against another runtime is never reused, and identical
-    kernels (a spec's variants in another update order or capacity, copies
-    in test folders) share one compile. The copy is written once (atomically)
-    and keeps its time, so numba's cache stays valid between runs."""
+    """The numba kernel generated beside `model` (python/boids_kernel.py), run
+    once per model from its checked text, from a copy in the kernel cache
+    (pysim/kernel_cache.py: numba caches compiled code beside its source
+    file, keyed by the file's time and size, not by what it calls)."""
     k = getattr(model, "_boids_kernel", None)
     if k is not None:
         return k
-    why = kernel_problem(model)
-    if why:
-        raise ModelMismatch(f"{why} (run `boidsgen generate`)")
-    from . import fxops
-
-    path = Path(model.__file__).with_name(getattr(model, "KERNEL_FILE", KERNEL_FILE))
-    text = path.read_text(encoding="utf-8")
-    key = hashlib.sha256((text + fxops.SOURCE_HASH).encode()).hexdigest()[:20]
-    copy = kernel_cache_root() / key / KERNEL_FILE
-    if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        tmp = copy.with_name(f".{KERNEL_FILE}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, copy)
+    text = kernel_text(Path(model.__file__), getattr(model, "KERNEL_FILE", None), getattr(model, "KERNEL_HASH", None))
+    copy, key = cached_copy(text)
     # a name that is the same in every process: numba's cached code imports its module by name
-    k = sys.modules.get(f"boidsgen_kernel_{key}") or _import_file(copy, f"boidsgen_kernel_{key}")
+    name = f"boidsgen_kernel_{key[:32]}"
+    k = sys.modules.get(name) or exec_source(text, copy, name)
     model._boids_kernel = k
     return k

@@ -14,24 +14,23 @@ Cache key. numba keys its cache by the source file (time, size) and the
 function's bytecode, and does not notice a change in a module the kernel
 calls (pysim/fxops.py; issues #1833, #9483). The module carries FXOPS_HASH
 (fxops.SOURCE_HASH when generated), GENERATOR and KERNEL_HASH (a hash of
-its own text; the model names it too, to pair them), and the engine imports
-it from a copy in a folder named by the hash of its text and of the running
-fxops (pysim/model_support.py): a changed runtime, generator or spec is
-another folder, hence a fresh compile, and identical kernels (a spec's
-variants in another order or capacity, a test's copy) share one cache.
+its own text, pysim.model_support.seal; the model names it too, and the
+engine runs a kernel only if its text hashes to it), and the engine runs it
+from a copy in a private folder named by the hash of its whole text, the
+running fxops and the tool's version (pysim/kernel_cache.py): a changed
+runtime, generator or spec is another folder, hence a fresh compile, and
+identical kernels (a spec's variants in another order or capacity, a test's
+copy) share one cache.
 The text holds nothing that differs between such variants (no spec hash,
 no output folder).
 """
 from __future__ import annotations
 
-import hashlib
+from pysim.model_support import HASH_MARK, seal  # noqa: F401  (seal: for render.py)
 
 from .emit_kernel import StepBuilder, boid_groups, state_vars
 from .emit_py import ARITHS, Sites
 from .emit_world import init_function
-
-HASH_MARK = "@@KERNEL_HASH@@"
-
 
 def kernel_context(m) -> dict:
     """Template values for codegen/templates/python/boids_kernel.py.j2."""
@@ -57,9 +56,3 @@ def kernel_context(m) -> dict:
         width_fx=m.spec.display.width << m.frac_bits, height_fx=m.spec.display.height << m.frac_bits,
     )
 
-
-def seal(text: str) -> tuple[str, str]:
-    """(text, hash): the hash of the module's text (with the mark in place)
-    put where the mark is."""
-    h = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return text.replace(HASH_MARK, h), h

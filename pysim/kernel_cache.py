@@ -1,0 +1,135 @@
+"""Where numba compiles generated kernels: a private cache folder.
+
+numba caches a function's machine code beside its source file (the
+__pycache__ of the kernel's copy), keyed by the file's time and size, and
+reads back pickles from there: whoever can write the cache folder can make
+`boidsgen sim` run their code. So the cache is used only in a folder that is
+the user's own and that nobody else can write (refused otherwise, naming
+it), never under a predictable shared name: $BOIDSGEN_KERNEL_CACHE, else
+~/.cache/boidsgen/kernels, else (no writable home) a folder made for this
+process alone by mkdtemp and removed at exit. Each kernel has its folder
+named by the hash of its whole text, the running fxops and the tool's
+version, so a changed runtime or tool never meets machine code compiled for
+another, and the copy is written once, atomically, and keeps its time.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+from .bounded_read import read_text_bounded
+
+KERNEL_FILE = "boids_kernel.py"
+
+
+class UnsafeCache(OSError):
+    """The kernel cache folder is not private; str() is one line naming it."""
+
+
+def _refuse(path: Path, why: str) -> UnsafeCache:
+    return UnsafeCache(f"kernel cache {path}: {why}; numba runs what it finds there, so boidsgen uses only a folder "
+                       "of your own that nobody else can write (chmod go-w it, or set BOIDSGEN_KERNEL_CACHE to "
+                       "such a folder)")
+
+
+def check_private(path: Path) -> Path:
+    """path, if it is a real folder (not a link) owned by this user and not
+    writable by group or others; UnsafeCache otherwise."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        raise _refuse(path, "a symbolic link")
+    if not stat.S_ISDIR(st.st_mode):
+        raise _refuse(path, "not a folder")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise _refuse(path, f"owned by user id {st.st_uid}, not by you ({os.getuid()})")
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise _refuse(path, f"writable by group or others (mode {stat.S_IMODE(st.st_mode):o})")
+    return path
+
+
+def private_dir(path: Path) -> Path:
+    """path created (mode 0700) if missing, then check_private."""
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    return check_private(path)
+
+
+_process_dir: Path | None = None
+
+
+def _process_private() -> Path:
+    """A folder for this process alone (mkdtemp: unpredictable, 0700), removed at exit."""
+    global _process_dir
+    if _process_dir is None:
+        _process_dir = Path(tempfile.mkdtemp(prefix="boidsgen-kernels-"))
+        atexit.register(shutil.rmtree, _process_dir, True)
+    return _process_dir
+
+
+def kernel_cache_root() -> Path:
+    """The private folder kernels are compiled in (see the module's text)."""
+    env = os.environ.get("BOIDSGEN_KERNEL_CACHE")
+    if env:
+        return private_dir(Path(env).absolute())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")).absolute()
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        root = private_dir(private_dir(base / "boidsgen") / "kernels")
+    except UnsafeCache:
+        raise
+    except OSError:  # no writable home (a read-only container): a cache for this process only
+        return _process_private()
+    if not os.access(root, os.W_OK):
+        return _process_private()
+    return root
+
+
+def cache_key(text: str) -> str:
+    """The kernel's folder name: its whole text, the running fxops, the tool,
+    Python and numba (numba's cache is machine code for one of each)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import numba
+
+    from . import fxops
+
+    try:
+        tool = version("boidsgen")
+    except PackageNotFoundError:
+        tool = "source"
+    parts = (text, fxops.SOURCE_HASH, tool, sys.implementation.cache_tag, numba.__version__)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def cached_copy(text: str) -> tuple[Path, str]:
+    """(path, key): the kernel's copy in its private cache folder, written
+    (atomically) if missing or different; the folder and numba's __pycache__
+    in it are checked private."""
+    key = cache_key(text)
+    folder = private_dir(kernel_cache_root() / key)
+    if (folder / "__pycache__").exists():
+        check_private(folder / "__pycache__")
+    copy = folder / KERNEL_FILE
+    try:
+        same = read_text_bounded(copy) == text
+    except OSError:
+        same = False
+    if not same:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{KERNEL_FILE}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            os.replace(tmp, copy)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    return copy, key
