@@ -1,6 +1,7 @@
-"""A short, fixed-seed run of the serial parser fuzzer (tools/fuzz_serial.sh;
-the long run is the same script with more lines), and proof that its checks
-catch a parser that writes a value before range-checking it."""
+"""The serial parser fuzzer (tools/fuzz_serial.sh): its full default run (a
+million lines, seed 1: about 11 s), short runs of other specs, and proof
+that its checks catch a parser that writes a value before range-checking it
+and a watch stream that stamps a change with the wrong frame."""
 from __future__ import annotations
 
 import os
@@ -27,16 +28,36 @@ def fresh_generated(default_build):
     return default_build
 
 
-def test_fuzz_20k_lines_no_crash_no_invariant_broken(fresh_generated):
-    res = run_fuzz(20000, 7)
-    assert res.returncode == 0, res.stdout + res.stderr
-    m = re.search(r"inputs=(\d+) lines_checked=(\d+) ok=(\d+) err=(\d+) sets_accepted=(\d+) crashes=0", res.stdout)
+FIGURES = re.compile(r"inputs=(\d+) lines_checked=(\d+) ok=(\d+) err=(\d+) sets_accepted=(\d+) "
+                     r"stream_lines=(\d+) ev_sets=(\d+) crashes=0")
+
+
+def figures(res: subprocess.CompletedProcess) -> tuple[int, ...]:
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    m = FIGURES.search(res.stdout)
     assert m, res.stdout
-    inputs, checked, ok, err, sets = map(int, m.groups())
-    assert inputs == 20000 and checked >= inputs
-    # the mix reaches both outcomes and real parameter changes
-    assert ok > 1000 and err > 1000 and sets > 100
     assert "runtime error" not in res.stderr and "AddressSanitizer" not in res.stderr
+    return tuple(map(int, m.groups()))
+
+
+def test_fuzz_full_default_run(fresh_generated, capsys):
+    """The script at its defaults, as CI runs it: 10^6 lines, seed 1 (the run
+    that once stopped at `watch 1`: the harness now knows the watch stream)."""
+    require_tool("bash")
+    res = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, timeout=300)
+    inputs, checked, ok, err, sets, stream, ev_sets = figures(res)
+    assert inputs == 1_000_000 and checked >= inputs and "seed=1 " in res.stdout
+    # the mix reaches both outcomes, real parameter changes, and changes announced under watch
+    assert ok > 50_000 and err > 50_000 and sets > 10_000
+    assert stream > 10_000 and ev_sets > 5_000
+    with capsys.disabled():
+        print("\n" + res.stdout.strip().splitlines()[-1])
+
+
+def test_fuzz_20k_lines_no_crash_no_invariant_broken(fresh_generated):
+    inputs, checked, ok, err, sets, stream, ev_sets = figures(run_fuzz(20000, 7))
+    assert inputs == 20000 and checked >= inputs
+    assert ok > 1000 and err > 1000 and sets > 100 and stream > 100 and ev_sets > 50
 
 
 def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_path):
@@ -51,6 +72,20 @@ def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_
         "fuzz_serial: a rejected line changed parameters" in res.stderr, res.stderr[-2000:]
 
 
+def test_fuzz_catches_a_change_announced_with_the_wrong_frame(fresh_generated, tmp_path):
+    """`ev set` stamped with the frame now instead of the first frame the
+    change takes effect in (a mirror would apply it a frame early)."""
+    src = (ROOT / "firmware_runtime" / "watch.c").read_text()
+    needle = "    r_int(&r, *p->value);\n    r_stamp(&r);\n"
+    assert src.count(needle) == 1
+    broken = tmp_path / "watch.c"
+    broken.write_text(src.replace(needle, "    r_int(&r, *p->value);\n    r_str(&r, \" frame=\");\n"
+                                          "    r_uint(&r, boids_app_frame());\n"))
+    res = run_fuzz(20000, 7, {"FUZZ_WATCH_C": str(broken)})
+    assert res.returncode != 0
+    assert "fuzz_serial: a change under watch without its ev set line" in res.stderr, res.stderr[-2000:]
+
+
 @pytest.mark.parametrize("spec", ["obstacles", "vector_forces"])
 def test_fuzz_world_commands(spec):
     """Specs with run-time state commands (obstacle ..., target ...) too."""
@@ -59,4 +94,5 @@ def test_fuzz_world_commands(spec):
     prepare(str(ROOT / "spec" / f"{spec}.yaml"))
     res = run_fuzz(20000, 11, {"SPEC_NAME": spec})
     assert res.returncode == 0, res.stdout + res.stderr
-    assert re.search(r"inputs=20000 .* crashes=0", res.stdout), res.stdout
+    inputs, *_ = figures(res)
+    assert inputs == 20000

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fuzz the serial command parser: build tests/c/fuzz_serial.c with the real
+# Fuzz the serial command parser: build tests/c/fuzz_serial.c (and
+# tests/c/fuzz_lines.c, the watch stream's line shapes) with the real
 # generated firmware, runtime and host platform layer (the generated
 # Makefile's HOST_SRC, with our driver in place of host_main.c) under
 # AddressSanitizer + UBSan, then feed it LINES random and mutated command
-# lines (default 1,000,000).
+# lines (default 1,000,000: about 11 s here; the suite runs the full default,
+# tests/test_fuzz_serial.py).
 #
 #   tools/fuzz_serial.sh [LINES] [SEED]
 #
@@ -25,13 +27,14 @@ for f in $(make -C "$GEN" -s --no-print-directory RUNTIME="$ROOT/firmware_runtim
     case "$f" in
         */host_main.c) ;;
         */cmd_core.c) src+=("${FUZZ_CMD_CORE_C:-$f}") ;;  # the tests swap in a broken copy
+        */watch.c) src+=("${FUZZ_WATCH_C:-$f}") ;;
         /*) src+=("$f") ;;
         *) src+=("$GEN/$f") ;;
     esac
 done
 ${CC:-gcc} -std=c99 -Wall -Wextra -Wpedantic -Werror -O1 -g \
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$GEN" -I"$ROOT/firmware_runtime" "${src[@]}" tests/c/fuzz_serial.c -o "$OUT/fuzz_serial"
+    -I"$GEN" -I"$ROOT/firmware_runtime" "${src[@]}" tests/c/fuzz_serial.c tests/c/fuzz_lines.c -o "$OUT/fuzz_serial"
 start=$(date +%s%N)
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$OUT/fuzz_serial" "$LINES" "$SEED"
