@@ -12,7 +12,10 @@ refusal at a line and column. Checked here, in this order:
   events  block and flow nesting at most MAX_DEPTH; aliases may not grow the
           document past MAX_NODES nodes (billion laughs); no merge keys
           (ruamel gives merged keys no position, so an error in one could
-          not be located)
+          not be located); numbers (plain or tagged !!int / !!float) no
+          longer than codegen/number_text.py allows, refused from their
+          text before ruamel builds them (a 5,000-digit int fails in
+          int() with no place; a 50,000-digit hex one is built)
 """
 from __future__ import annotations
 
@@ -22,13 +25,16 @@ import unicodedata
 from ruamel.yaml import YAML
 from ruamel.yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent,
                                 ScalarEvent)
+from ruamel.yaml.nodes import ScalarNode
 
+from .number_text import MAX_NUMBER_CHARS, number_problem
 from .spec_errors import SpecIssue
 
 MAX_BYTES = 65536
 MAX_DEPTH = 32
 MAX_NODES = 10000
 CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
+NUMBER_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("int", "float"))
 
 # Format characters that reorder or hide text, and Unicode line breaks that
 # some tools and languages honour and others do not.
@@ -144,6 +150,12 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
         if stack and stack[-1][2]:
             stack[-1][3] = not stack[-1][3]
 
+    def number_tag(ev: ScalarEvent) -> bool:
+        """Whether ruamel will build ev as an int or a float."""
+        if ev.tag:
+            return ev.tag in NUMBER_TAGS
+        return ev.style is None and str(y.resolver.resolve(ScalarNode, ev.value, ev.implicit)) in NUMBER_TAGS
+
     for ev in y.parse(text):
         tag = getattr(ev, "tag", None)
         if tag and tag not in CORE_TAGS and not (isinstance(ev, ScalarEvent) and ev.implicit[0]):
@@ -152,6 +164,10 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
             if stack and stack[-1][2] and stack[-1][3] and ev.value == "<<" and ev.style is None:
                 return issue(ev, "merge keys (<<) are not supported: write the keys out (anchors and aliases of "
                                  "whole values are fine)")
+            if len(ev.value) > MAX_NUMBER_CHARS and number_tag(ev):  # shorter: nothing to refuse
+                why = number_problem(ev.value.strip())
+                if why:
+                    return issue(ev, why)
             nodes += 1
             if ev.anchor:
                 sizes[ev.anchor] = 1

@@ -13,7 +13,10 @@ level deep, int / decimal / True / False literals.
 Bounds, so a hostile body costs little: at most MAX_LINES lines and
 MAX_CHARS characters, expressions at most MAX_DEPTH deep, if-statements
 nested at most MAX_NESTING deep. Names are lower-case ASCII
-([a-z][a-z0-9_]*): no dunders, no look-alike letters.
+([a-z][a-z0-9_]*): no dunders, no look-alike letters. Before `ast` sees
+the text, `lexscan` refuses what its parser would silently change or build
+at any cost: non-ASCII letters (NFKC folds `ｖｘ` into `vx`) and numbers
+past codegen/number_text.py's bounds (`1e999999999`).
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from fractions import Fraction
 
 from . import syntax as s
 from .ir import Pos
+from .lexscan import lexical_problems
 from .locate import Block
 
 MAX_LINES = 200
@@ -116,6 +120,13 @@ class Parser:
     def error(self, pos: Pos, reason: str) -> None:
         self.errors.append((pos, reason))
 
+    def lexically_clean(self, text: str) -> bool:
+        """Report the tokens lexscan refuses; True when there are none."""
+        problems = lexical_problems(text)
+        for line, col, reason in problems:
+            self.error(self.block.where(line, col), reason)
+        return not problems
+
     # --- entry ---
     def parse(self) -> tuple:
         text = self.block.text
@@ -125,6 +136,8 @@ class Parser:
             return ()
         if len(text) > MAX_CHARS:
             self.error(self.block.start, f"a block holds at most {MAX_CHARS} characters")
+            return ()
+        if not self.lexically_clean(text):
             return ()
         try:
             tree = ast.parse(text, mode="exec")
@@ -321,6 +334,11 @@ class Parser:
 def parse_expr(block: Block) -> tuple[object, list[tuple[Pos, str]]]:
     """One expression (a state's initial value): (untyped tree or None, errors)."""
     p = Parser(block)
+    if len(block.text) > MAX_CHARS:
+        p.error(block.start, f"an expression holds at most {MAX_CHARS} characters")
+        return None, p.errors
+    if not p.lexically_clean(block.text):
+        return None, p.errors
     try:
         tree = ast.parse(block.text.strip(), mode="eval")
     except SyntaxError as e:
