@@ -1,5 +1,7 @@
-"""The README's quick start stays true: CI runs its test command verbatim,
-and its main command works (boidsgen build is exercised in test_cli.py)."""
+"""The README and the documentation stay true: CI runs the README's test
+command verbatim, its main command works (boidsgen build is exercised in
+test_cli.py; the quick start itself in test_quick_start.py), and the
+reference pages cover every command, option, rule and spec."""
 from __future__ import annotations
 
 import re
@@ -8,6 +10,8 @@ import sys
 
 from .conftest import ROOT
 from .deadline import RUN
+
+DOCS = ROOT / "docs"
 
 
 def quick_start_commands() -> list[str]:
@@ -27,60 +31,57 @@ def test_ci_runs_the_readme_test_command():
     assert ci[-1] == quick_start_commands()[1]
 
 
-def test_readme_cli_table_lists_every_command():
+def test_the_readme_is_short_with_a_picture_in_its_first_screen():
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 250, len(lines)
+    assert any(re.search(r"!\[[^]]*\]\(docs/\w+\.png\)", line) for line in lines[:24])
+
+
+def test_the_readme_links_every_page_of_the_site():
+    text = (ROOT / "README.md").read_text()
+    nav = re.findall(r":\s*([\w-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    pages = [p for p in nav if p not in ("index.md", "tour.md", "troubleshooting.md")]
+    assert pages and all(f"](docs/{p})" in text for p in pages), [p for p in pages if f"](docs/{p})" not in text]
+
+
+def test_cli_page_lists_every_command():
     from codegen import cli
 
-    text = (ROOT / "README.md").read_text()
+    text = (DOCS / "cli.md").read_text()
     out = subprocess.run([sys.executable, "-m", "codegen.cli", "--help"], capture_output=True, text=True,
                          timeout=RUN).stdout
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
-    assert cmds and all(f"`boidsgen {c}" in text for c in cmds), cmds
+    assert cmds and all(f"`boidsgen {c}" in text.split("## Every command")[0] for c in cmds), cmds
     assert cli.DEFAULT_SPEC == "spec/boids.yaml"
 
 
-def test_readme_documents_every_rule_and_spec():
+def test_spec_page_documents_every_rule_and_spec():
     from codegen.lang.library import library_files
 
-    text = (ROOT / "README.md").read_text()
+    text = (DOCS / "spec.md").read_text()
     for name in (p.stem for p in library_files()):
         assert f"| `{name}` |" in text, name
     for spec in (ROOT / "spec").glob("*.yaml"):
         assert f"| `{spec.name}` |" in text, spec.name
 
 
-def test_readme_command_list_is_the_command_table():
-    """The firmware's command list in the README is `boidsgen commands`, so it
-    is the table the firmware dispatches from and `help` prints."""
-    text = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- commands: boidsgen commands spec/boids.yaml -->\n(.*?)<!-- /commands -->", text,
-                      re.S)
-    assert block, "README has the generated command list"
+def test_serial_page_command_list_is_the_command_table():
+    """The firmware's command list in docs/serial.md is `boidsgen commands`, so
+    it is the table the firmware dispatches from and `help` prints."""
+    text = (DOCS / "serial.md").read_text()
+    block = re.search(r"<!-- generated: commands -->\n(.*?)<!-- /generated -->", text, re.S)
+    assert block, "docs/serial.md has the generated command list"
     out = subprocess.run([sys.executable, "-m", "codegen.cli", "commands", "spec/boids.yaml"], capture_output=True,
                          text=True, timeout=RUN, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert block.group(1) == out.stdout
 
 
-def test_readme_documents_every_option():
-    """Every long option of every `boidsgen` command and of `boids_host`
-    (the strings host_main.c compares its arguments with)."""
-    import argparse
-
-    from codegen import cli
-    from codegen.cli_parser import build
-
-    text = (ROOT / "README.md").read_text()
-
-    def documented(opt: str) -> bool:  # "-o" as an option, not inside another word
-        return re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None
-
-    opts = set()
-    for action in build(cli)._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                opts |= {(name, o) for a in sub._actions for o in a.option_strings
-                         if o.startswith("--") and o != "--help" and not any(documented(s) for s in a.option_strings)}
+def test_every_boids_host_option_is_documented():
+    """The strings host_main.c compares its arguments with, in docs/serial.md
+    (the boidsgen commands' options are the generated part of docs/cli.md)."""
+    text = (DOCS / "serial.md").read_text()
     host = (ROOT / "firmware_runtime" / "host_main.c").read_text()
-    opts |= {("boids_host", o) for o in re.findall(r'strcmp\(a, "(--[a-z0-9-]+)"\)', host)
-             if o != "--help" and not documented(o)}
-    assert not opts, sorted(opts)
+    missing = [o for o in re.findall(r'strcmp\(a, "(--[a-z0-9-]+)"\)', host)
+               if o != "--help" and not re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", text)]
+    assert not missing, missing
