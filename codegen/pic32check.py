@@ -77,6 +77,16 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
     return r
 
 
+SIZE_HEADER = ("| spec | capacity | text | data | bss | flash (text+data) of 131072 B | RAM (data+bss) of 32768 B |\n"
+               "| --- | --- | --- | --- | --- | --- | --- |")
+
+
+def size_row(r: dict) -> str:
+    """One spec's row of docs/flashing.md's size table (test_pic32_build keeps it current)."""
+    return (f"| {r['spec']} | {r['capacity']} | {r['text']} | {r['data']} | {r['bss']} | "
+            f"{r['flash']} ({100 * r['flash'] / r['flash_max']:.1f} %) | {r['ram']} ({100 * r['ram'] / r['ram_max']:.1f} %) |")
+
+
 def main(argv: list[str] | None = None) -> int:
     specs = (argv if argv is not None else sys.argv[1:]) or ["spec/boids.yaml"]
     status = 0

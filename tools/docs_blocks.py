@@ -5,6 +5,7 @@ the pages cannot drift from the tool:
     <!-- generated: cli -->      every `boidsgen` command and option, from the CLI's own parser
     <!-- generated: schema -->   every spec key, from `boidsgen schema` (the Pydantic models)
     <!-- generated: commands --> the firmware's serial commands, `boidsgen commands spec/boids.yaml`
+    <!-- generated: m4k-sizes --> every spec's board image size (mipsel-linux-gnu-gcc -march=m4k)
     ...
     <!-- /generated -->
 
@@ -22,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.S)
+BLOCK = re.compile(r"(<!-- generated: ([\w-]+) -->\n)(.*?)(<!-- /generated -->)", re.S)
 
 
 def _cell(text: str) -> str:
@@ -111,11 +112,23 @@ def commands_table() -> str:
     return markdown(load(ROOT / "spec" / "boids.yaml").spec)
 
 
-RENDER = {"cli": cli_reference, "schema": spec_reference, "commands": commands_table}
+def m4k_sizes() -> str:
+    from codegen.pic32check import SIZE_HEADER, check_image, size_row
+
+    specs = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "spec").glob("*.yaml"))
+    return "\n".join([SIZE_HEADER] + [size_row(check_image(s)) for s in specs])
 
 
-def refresh(text: str) -> str:
+RENDER = {"cli": cli_reference, "schema": spec_reference, "commands": commands_table, "m4k-sizes": m4k_sizes}
+# Blocks whose --check would repeat a slow build another test already runs:
+# tests/test_pic32_build.py checks each spec's row of the m4k size table.
+CHECKED_ELSEWHERE = {"m4k-sizes"}
+
+
+def refresh(text: str, skip: set[str] = frozenset()) -> str:
     def one(m: re.Match) -> str:
+        if m.group(2) in skip:
+            return m.group(0)
         body = RENDER[m.group(2)]().rstrip("\n") + "\n"
         return m.group(1) + body + m.group(4)
 
@@ -129,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
         text = page.read_text(encoding="utf-8")
-        new = refresh(text)
+        new = refresh(text, CHECKED_ELSEWHERE if args.check else frozenset())
         if new != text:
             stale.append(page.relative_to(ROOT))
             if not args.check:
