@@ -9,12 +9,18 @@ located errors: a 32-bit result that can leave the int32 range from operands
 that had not wrapped is an error at the parameter whose range causes it,
 with how far to narrow that range (found by bisection), and the expression's
 own file:line:col (a library rule's file, or the spec for its own rules).
+The search for culprits runs one analysis per parameter and per bisection
+step, so it has a budget for the whole spec (BLAME_SECONDS): past it, the
+errors not yet blamed are reported plainly, at their expression, without
+the "narrow to" advice (a spec with hundreds of overflowing parameters
+reports every error within seconds).
 64-bit values (squared distances, neighbour sums) are reported as widened
 when they pass the 32-bit range.
 """
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
@@ -25,6 +31,7 @@ from .model import GenModel
 
 SiteRecord = Site  # the old name
 _BISECT_STEPS = 12  # to 1/4096 of the range
+BLAME_SECONDS = 1.0  # the whole spec's search for parameters to narrow (a usual spec needs < 0.2 s)
 
 __all__ = ["Assumptions", "RangeReport", "SiteRecord", "analyse", "report_lines", "error_issues", "check_spec",
            "param_ranges"]
@@ -37,6 +44,7 @@ class RangeReport:
     notes: list
     errors: list
     blame: dict = field(default_factory=dict)  # site key -> [(ParamInfo, 'max'|'min', safe raw)]
+    blame_cut: bool = False  # the search ran out of BLAME_SECONDS before it had tried every parameter
     stats: dict = field(default_factory=dict)
     source: GenModel | None = None  # the model as written (`model`: its rules as the emitters print them)
 
@@ -51,7 +59,8 @@ def param_ranges(m: GenModel, narrow: dict | None = None) -> dict:
     return r
 
 
-def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True, **_ignored) -> RangeReport:
+def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True,
+            blame_seconds: float | None = None, **_ignored) -> RangeReport:
     from .lang.roots import rooted
 
     assume = assume or Assumptions()
@@ -60,45 +69,59 @@ def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True, 
     errs = [s for s in res.sites if s.overflows and s.root]
     rep = RangeReport(m, res.sites, _notes(m, res), errs, stats=res.stats, source=source)
     if errs and blame:
-        rep.blame = _blame(m, assume, res.sites, errs)
+        budget = BLAME_SECONDS if blame_seconds is None else blame_seconds
+        rep.blame, rep.blame_cut = _blame(m, assume, res.sites, errs, time.monotonic() + budget)
     return rep
 
 
+class _OutOfTime(Exception):
+    pass
+
+
 # ---------------------------------------------------------------- blame
-def _blame(m: GenModel, assume: Assumptions, sites, errs) -> dict:
+def _blame(m: GenModel, assume: Assumptions, sites, errs, deadline: float) -> tuple[dict, bool]:
     """For each parameter whose range alone causes some of the overflows
     (narrowing it to its default removes them): how far it can stay, by
     bisection between its default and the end that causes them. `mine`:
     every expression that overflows now (first or after an earlier one) and
     not with the parameter at its default; the safe bound keeps them all in
-    range."""
+    range. No analysis starts past `deadline` (time.monotonic()): the
+    parameter being searched then is dropped, and (blame, True) returned."""
     base = param_ranges(m)
     over = {s.key for s in sites if s.overflows}
     roots = {e.key for e in errs}
     out = {k: [] for k in roots}
 
     def fixed(name, lo, hi, among):
+        if time.monotonic() > deadline:
+            raise _OutOfTime
         res = analyse_ir(m, {**base, name: (lo, hi)}, assume)
         return among - {s.key for s in res.sites if s.overflows}
 
     for p in m.params:
         if p.min_raw == p.max_raw:
             continue
-        mine = fixed(p.name, p.default_raw, p.default_raw, over)
-        if not mine & roots:
-            continue
-        fixes = []
-        if fixed(p.name, p.min_raw, p.default_raw, mine) == mine:  # the top of the range causes them
-            fixes.append(("max", _bisect(lambda v: fixed(p.name, p.min_raw, v, mine) == mine,
-                                         p.default_raw, p.max_raw)))
-        elif fixed(p.name, p.default_raw, p.max_raw, mine) == mine:  # the bottom
-            fixes.append(("min", _bisect(lambda v: fixed(p.name, v, p.max_raw, mine) == mine,
-                                         p.default_raw, p.min_raw)))
-        else:  # both ends: only the default is known to be safe
-            fixes += [("max", p.default_raw), ("min", p.default_raw)]
+        try:
+            mine, fixes = _fixes(p, fixed, over, roots)
+        except _OutOfTime:
+            return out, True
         for k in mine & roots:
             out[k] += [(p, end, safe) for end, safe in fixes]
-    return out
+    return out, False
+
+
+def _fixes(p, fixed, over: set, roots: set) -> tuple[set, list]:
+    """(the overflows p's range causes, [(end, safe raw)]) for one parameter."""
+    mine = fixed(p.name, p.default_raw, p.default_raw, over)
+    if not mine & roots:
+        return mine, []
+    if fixed(p.name, p.min_raw, p.default_raw, mine) == mine:  # the top of the range causes them
+        return mine, [("max", _bisect(lambda v: fixed(p.name, p.min_raw, v, mine) == mine,
+                                      p.default_raw, p.max_raw))]
+    if fixed(p.name, p.default_raw, p.max_raw, mine) == mine:  # the bottom
+        return mine, [("min", _bisect(lambda v: fixed(p.name, v, p.max_raw, mine) == mine,
+                                      p.default_raw, p.min_raw))]
+    return mine, [("max", p.default_raw), ("min", p.default_raw)]  # both ends: only the default is known safe
 
 
 def _bisect(clean, good: int, bad: int) -> int:
@@ -259,8 +282,14 @@ def error_issues(rep: RangeReport, spec_path: str, locator=None) -> list:
             issues.append(SpecIssue(spec_path, line, col, f"params.{p.name}", f"{what} {fix}"))
         if culprits:
             continue
-        tail = (f"; no single parameter's range causes it (worst {_fmt(e.worst / scale)}): narrow the ranges of "
-                f"the parameters it reads together, use a format with more integer bits, or a 64-bit accumulator")
+        if rep.blame_cut:  # not known whether one parameter causes it: no advice to narrow one
+            tail = ("; the search for a parameter to narrow stopped at its time budget (too many overflows): "
+                    "narrow the ranges of the parameters it reads, use a format with more integer bits, or a "
+                    "64-bit accumulator")
+        else:
+            tail = (f"; no single parameter's range causes it (worst {_fmt(e.worst / scale)}): narrow the ranges "
+                    f"of the parameters it reads together, use a format with more integer bits, or a 64-bit "
+                    f"accumulator")
         if e.path and e.pos and _same_file(e.path, spec_path):
             issues.append(SpecIssue(spec_path, e.pos.line, e.pos.col, f"rule_defs.{e.rule}", what + tail))
         else:

@@ -126,12 +126,29 @@ def _block_sequences_3000() -> tuple[bytes, list]:
     return text.encode(), [(_line_of(text, "- - -"), "nesting deeper than 32")]
 
 
+def overflowing_parameters(n: int = 240) -> str:
+    """n parameters, each overflowing through its own rule (`vx = k * k` with k
+    up to 1000: 10^6 beyond s16.15): a full range analysis per parameter per
+    bisection step would take minutes (issue 32); 35 KB."""
+    params = "".join(f"  p{i}: {{default: 1, min: 0, max: 1000}}\n" for i in range(n))
+    uses = "".join(f"  - {{rule: r{i}, k: p{i}}}\n" for i in range(n))
+    defs = "".join(f"  r{i}: {{description: d, roles: {{k: fixed}}, apply: 'vx = k * k'}}\n" for i in range(n))
+    text = BASE.replace("params:\n", "params:\n" + params, 1).replace("rules:\n", "rules:\n" + uses, 1)
+    return text + "rule_defs:\n" + defs
+
+
+def _overflow_240() -> tuple[bytes, list]:
+    text = overflowing_parameters(240)
+    return text.encode(), [(_line_of(text, "  r239: "), "time budget"), (_line_of(text, "  r120: "), "can reach")]
+
+
 BUILT = {
     "size__over_limit_65537": _over_limit,
     "size__params_10000": _params_10000,
     "depth__flow_5000": _flow_5000,
     "depth__block_mappings_3000": _block_mappings_3000,
     "depth__block_sequences_3000": _block_sequences_3000,
+    "overflow__240_params_each_own_rule": _overflow_240,
 }
 
 

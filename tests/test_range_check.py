@@ -94,3 +94,63 @@ def test_check_prints_the_range_report(capsys):
     assert "range analysis for 'boids'" in out
     assert re.search(r"separation\s+close_dx \* avoid_factor\s+separation\.yaml:15:20\s+9,900\s+x6\.62\s+ok", out), out
     assert "0 can overflow" in out
+
+
+# ---------------------------------------------------------------- the blame's budget (issue 32)
+
+def _overflowing(tmp_path, n: int) -> tuple[Path, str]:
+    from .test_hostile_specs import overflowing_parameters
+
+    text = overflowing_parameters(n)
+    p = tmp_path / "spec" / f"over{n}.yaml"
+    p.parent.mkdir(exist_ok=True)
+    p.write_text(text)
+    return p, text
+
+
+def test_blame_within_budget_narrows_each_parameter(tmp_path):
+    spec, text = _overflowing(tmp_path, 3)
+    rep, issues = check_spec(str(spec))
+    assert not rep.blame_cut and len(issues) == 3
+    for i, issue in enumerate(issues):
+        assert issue.field == f"params.p{i}" and re.search(rf"fix: narrow params\.p{i}\.max to \d+\.\d or less",
+                                                           issue.reason), issue.reason
+        assert text.splitlines()[issue.line - 1].startswith(f"  p{i}: ")
+
+
+def test_blame_past_its_budget_gives_the_plain_error_at_the_expression(tmp_path):
+    from codegen.range_check import error_issues
+
+    spec, text = _overflowing(tmp_path, 3)
+    s, loc = load_spec(str(spec))
+    rep = analyse(build_model(s, str(spec)), blame_seconds=0)
+    assert rep.blame_cut and not any(rep.blame.values())
+    issues = error_issues(rep, str(spec), loc)
+    assert [i.field for i in issues] == ["rule_defs.r0", "rule_defs.r1", "rule_defs.r2"]
+    for i, issue in enumerate(issues):
+        assert text.splitlines()[issue.line - 1].startswith(f"  r{i}: ")
+        assert "stopped at its time budget" in issue.reason and "narrow params" not in issue.reason
+
+
+def test_240_overflowing_parameters_report_every_error_within_seconds(tmp_path, capsys):
+    """Each of 240 parameters overflows through its own rule: the blame once
+    ran ~15 range analyses per parameter (600 s and more); now every error is
+    reported, located, in seconds."""
+    import time
+
+    from .test_hostile_specs import hard_stop
+
+    spec, text = _overflowing(tmp_path, 240)
+    lines = text.splitlines()
+    t0 = time.monotonic()
+    with hard_stop(60, "boidsgen check (240 overflowing parameters)"):
+        rc = main(["check", str(spec)])
+    took = time.monotonic() - t0
+    err = [e for e in capsys.readouterr().err.splitlines() if e.startswith(str(spec))]
+    assert rc == 2 and took < 10, took
+    assert len(err) == 240
+    for e in err:
+        m = re.match(rf"{re.escape(str(spec))}:(\d+):\d+: (params\.p|rule_defs\.r)(\d+): rule 'r(\d+)'", e)
+        assert m and m.group(3) == m.group(4), e
+        assert lines[int(m.group(1)) - 1].startswith(f"  {'p' if m.group(2) == 'params.p' else 'r'}{m.group(3)}: ")
+    assert "time budget" in err[-1]

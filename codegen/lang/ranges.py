@@ -100,6 +100,9 @@ class _Analysis:
         self.ocap = ob.capacity if ob else 0
         self.fcap = fd.capacity if fd else 0
         self.ptok = {name: Val(Iv(*r)).tok for name, r in self.ranges.items()}
+        # every rule's environment starts from the parameters: built once (a Val is not changed after it is
+        # made), not once per rule and round (quadratic in a spec with hundreds of parameters)
+        self.param_env = {("param", n): self.param(n) for n in self.ranges}
         self.notes: list[str] = []
         sp = self.spec.spawn
         if assume.max_speed_px is not None:
@@ -129,7 +132,7 @@ class _Analysis:
         return Val(Iv.point(from_number(ref, self.fx.frac_bits)))
 
     def rule_env(self, ir, refs: dict) -> dict:
-        env = {("param", n): self.param(n) for n in self.ranges}
+        env = dict(self.param_env)
         for role in ir.roles:
             v = self.param(refs[role.name])
             if role.type == Type.BOOL:  # an int parameter read as != 0
