@@ -1,4 +1,4 @@
-"""`boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--resume] [--out DIR]`.
+"""`boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--timeout S] [--resume] [--out DIR]`.
 
 Reads and checks the experiment file (nothing is written when it is
 refused), runs its trials (pysim/experiment_runner.py) with a progress bar,
@@ -6,21 +6,28 @@ writing each trial's row as its batch completes, then summarises the rows:
 OUT/rows.jsonl (one row per trial, in the order they finished),
 OUT/rows.csv (sorted), OUT/summary.md (the per-point table with 95 %
 intervals), OUT/<metric>.png, and the table on the terminal.
+
+OUT is an experiment's own folder: new, empty, or one holding an
+experiment.json that begins with its hash (MARK); any other folder is
+refused, as `generate -o` refuses a folder that is not a generator's output.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
 from pathlib import Path
 
-from .experiment_file import PROPORTIONS, load_experiment
+from .experiment_file import PROPORTIONS, RANGES, load_experiment, project_of
 from .experiment_plan import make_plan
 from .spec_errors import SpecError
 
 META, ROWS = "experiment.json", "rows.jsonl"
+# how experiment.json begins (_write_meta puts the hash first): read from its first bytes, whatever its size
+MARK = re.compile(rb'\A\{\s*"hash": "([0-9a-f]{16})"')
 
 
 def _err(msg: str) -> None:
@@ -28,11 +35,8 @@ def _err(msg: str) -> None:
 
 
 def default_out(path: str, name: str) -> Path:
-    """build/experiments/<name>/ of the project the file is in (the folder
-    above an `experiments/` folder, else the file's own folder)."""
-    p = Path(path).resolve().parent
-    root = p.parent if p.name == "experiments" else p
-    return root / "build" / "experiments" / name
+    """build/experiments/<name>/ of the project the file is in."""
+    return project_of(path) / "build" / "experiments" / name
 
 
 def run(a) -> int:
@@ -50,13 +54,15 @@ def run(a) -> int:
     if a.workers is not None and a.scheduler:
         _err("--workers and --scheduler: choose one (the cluster at --scheduler has its own workers)")
         return 2
-    why = _refuse_out(out, plan, a.resume)
+    why = _refuse_out(out, plan, a.resume, project_of(a.file))
     if why:
         _err(why)
         return 2
-    from pysim.experiment_runner import Progress, RowFile, batch_size, cost, make_batches
+    from pysim.experiment_runner import TIMEOUT, ClusterError, Progress, RowFile, batch_size, cost, make_batches
     from pysim.experiment_runner import run as run_batches
 
+    timeout = getattr(a, "timeout", None) or TIMEOUT  # cli_parser's --timeout, when it has one
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     _write_meta(out, a.file, plan)
     sink = RowFile(out / ROWS)
@@ -77,19 +83,22 @@ def run(a) -> int:
         old = signal.signal(signal.SIGTERM, _interrupt)
         t0 = time.perf_counter()
         try:
-            where = run_batches(plan.job, batches, sink, workers=a.workers,
-                                scheduler=a.scheduler, progress=progress)
+            where = run_batches(plan.job, batches, sink, workers=a.workers, scheduler=a.scheduler,
+                                progress=progress, timeout=timeout)
         except KeyboardInterrupt:
             progress.close()
-            _err(f"interrupted after {progress.done} of {plan.total} trials; the rows are in {out / ROWS}: "
-                 f"the same command with --resume runs the rest")
+            _err(f"interrupted after {progress.done} of {plan.total} trials{_after_stop(out, created)}")
             return 130
+        except ClusterError as err:
+            progress.close(drawn_only=True)
+            _err(f"{err} (--timeout){_after_stop(out, created)}")
+            return 1
         except Exception as err:  # noqa: BLE001 - a lost cluster, a batch that failed 3 times: a sentence
             if os.environ.get("BOIDSGEN_DEBUG"):
                 raise
             progress.close()
-            _err(f"the trials stopped after {progress.done} of {plan.total}: {type(err).__name__}: {err}; the rows "
-                 f"so far are in {out / ROWS}: the same command with --resume runs the rest")
+            _err(f"the trials stopped after {progress.done} of {plan.total}: {type(err).__name__}: {err}"
+                 f"{_after_stop(out, created)}")
             return 1
         finally:
             signal.signal(signal.SIGTERM, old)
@@ -98,6 +107,22 @@ def run(a) -> int:
         print(f"ran {len(todo)} trials {where} in {dt:.1f} s ({len(todo) / dt:.2f} trials/s; "
               f"{size} per task)")
     return report(plan, out, a.file)
+
+
+def _after_stop(out: Path, created: bool) -> str:
+    """What a stopped run leaves, for its last line: rows to --resume, or
+    nothing (a run that wrote no row removes what it made)."""
+    rows = out / ROWS
+    if rows.is_file() and rows.stat().st_size > 0:
+        return f"; the rows so far are in {rows}: the same command with --resume runs the rest"
+    if created:
+        for name in (ROWS, META):
+            (out / name).unlink(missing_ok=True)
+        try:
+            out.rmdir()
+        except OSError:  # something else appeared in it meanwhile: leave it
+            pass
+    return "; nothing written"
 
 
 def _interrupt(signum, frame):
@@ -113,23 +138,45 @@ def _warm(plan, a) -> None:
     warm(plan.job)
 
 
-def _refuse_out(out: Path, plan, resume: bool) -> str | None:
-    if out.exists() and not out.is_dir():
-        return f"--out {out}: that is a file, not a folder"
-    rows, meta = out / ROWS, out / META
+def _refuse_out(out: Path, plan, resume: bool, project: Path) -> str | None:
+    """Why --out cannot take this run, or None. The folder rule is
+    safe_paths.claim_folder's (generate -o's): no link on the way inside
+    the project, none out of the folder, and a non-empty folder only if it
+    holds our experiment.json, here one that begins with its hash (MARK)."""
+    from .safe_paths import OutputError, claim_folder
+
+    try:
+        meta = claim_folder(out, META, root=project, what="an experiment's output")
+    except OutputError as e:
+        return f"--out: {e}"
+    if meta is None:
+        return None
+    if _marked(meta) is None:
+        return (f"--out: {out} exists and is not an experiment's output (its {META} is not one written by "
+                f"`boidsgen experiment`); choose an empty or new folder")
+    rows = out / ROWS
     if not rows.exists() or rows.stat().st_size == 0:
         return None
     if not resume:
         return (f"{rows} holds the rows of an earlier run: add --resume to continue it, or choose another "
                 f"--out (or remove the folder)")
-    try:
-        theirs = json.loads(meta.read_text(encoding="utf-8")).get("hash")
-    except (OSError, ValueError):
-        theirs = None
+    theirs = _marked(meta)
     if theirs != plan.hash:
         return (f"{out} holds rows of another experiment (hash {theirs}, this one {plan.hash}: the spec, the "
                 f"points, the frames, the metrics or the seed changed); choose another --out")
     return None
+
+
+def _marked(meta: Path) -> str | None:
+    """The hash an experiment.json begins with, or None (missing, a link, not ours)."""
+    if meta.is_symlink() or not meta.is_file():
+        return None
+    try:
+        with open(meta, "rb") as fh:
+            hit = MARK.match(fh.read(256))
+    except OSError:
+        return None
+    return hit.group(1).decode() if hit else None
 
 
 def _write_meta(out: Path, path: str, plan) -> None:
@@ -154,7 +201,7 @@ def report(plan, out: Path, path: str) -> int:
         return 1
     rows = [rows[k] for k in sorted(want)]
     metrics = list(e.metrics)
-    sums = summarise(rows, plan.points, metrics, PROPORTIONS)
+    sums = summarise(rows, plan.points, metrics, PROPORTIONS, RANGES)
     _write_csv(out / "rows.csv", rows, metrics)
     md = _summary_md(plan, path, sums, metrics)
     (out / "summary.md").write_text(md, encoding="utf-8")
@@ -162,7 +209,8 @@ def report(plan, out: Path, path: str) -> int:
     from pysim.experiment_plots import plot_all
 
     try:
-        plots = plot_all(sums, metrics, out, e.plot.title or (e.name or Path(path).stem), e.plot.xlabel or None)
+        plots = plot_all(sums, metrics, out, e.plot.title or (e.name or Path(path).stem), e.plot.xlabel or None,
+                         plan.varied)
         print(f"plots: {', '.join(str(p) for p in plots)}")
     except ImportError:
         print("plots: skipped, they need matplotlib: pip install -e .[experiment]")

@@ -26,10 +26,11 @@ from __future__ import annotations
 import difflib
 import math
 from decimal import Decimal
+from fractions import Fraction as Exact
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 from ruamel.yaml.comments import CommentedMap
 
 from .spec_errors import SpecError, SpecIssue
@@ -40,7 +41,11 @@ METRICS = ("decision", "naive_decision", "side_time", "polarisation", "speed", "
            "centroid_x", "centroid_y", "velocity_x", "velocity_y")
 PROPORTIONS = frozenset({"decision", "naive_decision"})  # 0/1 per trial: Wilson intervals
 NEED_SCOUTS = frozenset({"decision", "naive_decision", "side_time"})
+# the values a metric cannot leave: its t interval is clipped to them (a fraction of time beyond 1 means nothing)
+RANGES = {"side_time": (0.0, 1.0), "polarisation": (0.0, 1.0), "speed": (0.0, math.inf),
+          "groups": (0.0, math.inf), "nn_dist": (0.0, math.inf)}
 MAX_TRIALS = 10_000_000
+MAX_VALUES = 1000  # values of one varied name
 Number = Union[int, float]
 
 
@@ -63,7 +68,21 @@ class Fraction(Strict):
 
 
 Values = list[Number]
-Vary = Union[Annotated[Values, Field(min_length=1, max_length=1000)], Span, Fraction]
+
+
+def _vary_kind(v) -> str:
+    """Which of the three forms a `vary` entry is written as, so a wrong
+    value is reported against that form alone (a union reported every
+    branch: "unknown key 'fraction_of_boids'" beside its range error)."""
+    if isinstance(v, dict):
+        return "fraction" if "fraction_of_boids" in v else "span"
+    return "list"
+
+
+Vary = Annotated[Union[Annotated[Annotated[Values, Field(min_length=1, max_length=MAX_VALUES)], Tag("list")],
+                       Annotated[Span, Tag("span")], Annotated[Fraction, Tag("fraction")]],
+                 Discriminator(_vary_kind)]
+_TAGS = ("list", "span", "fraction")
 
 
 class Plot(Strict):
@@ -102,13 +121,35 @@ def decimal_text(v) -> str:
     return t.rstrip("0").rstrip(".") if "." in t else t
 
 
+def _exact(v) -> Exact:
+    """A YAML number as the decimal written (0.1 is 1/10, not the binary
+    float nearest it)."""
+    return Exact(v) if isinstance(v, int) else Exact(Decimal(repr(v)))
+
+
+def span_count(s: Span) -> int:
+    """How many values from .. to by step holds, in exact arithmetic, without
+    making them (from 0 to 1e300 by 1e-300 is 10^600 values: counted, not built)."""
+    return max(0, math.floor((_exact(s.to) - _exact(s.start)) / _exact(s.step)) + 1)
+
+
 def span_values(s: Span) -> list:
-    n = int(math.floor((s.to - s.start) / s.step + 1e-9)) + 1
+    """The values; only for a span whose span_count is within MAX_VALUES."""
+    n = span_count(s)
+    assert n <= MAX_VALUES, n
     if isinstance(s.start, int) and isinstance(s.step, int):
-        return [s.start + i * s.step for i in range(max(n, 0))]
+        return [s.start + i * s.step for i in range(n)]
     # decimal steps: 0.1 + 0.2 is 0.30000000000000004 in binary, not the 0.3 meant
     a, d = Decimal(repr(s.start)), Decimal(repr(s.step))
-    return [float(a + i * d) for i in range(max(n, 0))]
+    return [float(a + i * d) for i in range(n)]
+
+
+def project_of(path: str | Path) -> Path:
+    """An experiment file's project: the folder above its `experiments/`
+    folder, else the file's own folder. Its spec lives inside it; its
+    output goes to build/experiments/ there by default."""
+    p = Path(path).resolve().parent
+    return p.parent if p.name == "experiments" else p
 
 
 class Loaded:
@@ -120,6 +161,10 @@ class Loaded:
 
     def issue_at(self, loc: tuple, reason: str, key_itself: bool = False) -> SpecIssue:
         return self.loc.issue(loc, reason, key_itself)
+
+    def vary_count(self, name: str) -> int:
+        v = self.exp.vary[name]
+        return span_count(v) if isinstance(v, Span) else len(self.vary_values(name))
 
     def vary_values(self, name: str) -> list:
         v = self.exp.vary[name]
@@ -156,16 +201,49 @@ def _fields(loc: tuple) -> list[str]:
     """The keys valid where loc's last key is, for 'did you mean'."""
     if len(loc) == 1:
         return list(Experiment.model_fields)
-    return ["from", "to", "step", "fraction_of_boids"] if loc[0] == "vary" else []
+    return ["from", "to", "step"] if loc[0] == "vary" else []
+
+
+def _plain_loc(where: tuple) -> tuple:
+    """Pydantic's error location as the file's keys: without a union's branch
+    names ('int', 'float', 'str', 'list[...]', 'Span') or vary's form tags."""
+    if len(where) > 2 and where[0] == "vary" and where[2] in _TAGS:
+        where = where[:2] + where[3:]
+    return tuple(x for x in where if not (isinstance(x, str) and (x[:1].isupper() or "[" in x
+                                                                  or x in ("int", "float", "str"))))
+
+
+def _bounds(where: tuple) -> str:
+    """' from 1 to 1000000' for a top-level whole-number field with limits."""
+    field = Experiment.model_fields.get(where[0]) if len(where) == 1 else None
+    lo = next((m.ge for m in getattr(field, "metadata", ()) if hasattr(m, "ge")), None)
+    hi = next((m.le for m in getattr(field, "metadata", ()) if hasattr(m, "le")), None)
+    return f" from {lo} to {hi}" if lo is not None and hi is not None else ""
+
+
+def _reason(e: dict, where: tuple) -> str:
+    kind, msg, got = e["type"], e["msg"], e.get("input")
+    if kind == "int_type" and isinstance(got, float):
+        # 1e9 and 1000000000.0 are decimal numbers in YAML: a whole number is written in digits
+        return (f"expected a whole number{_bounds(where)}, got the decimal number {got!r} (a number written "
+                f"with a point or an exponent is a decimal: write the digits)")
+    if kind == "int_type":
+        return f"expected a whole number{_bounds(where)}, got {got!r}"
+    if kind == "float_type":
+        return f"expected a number, got {got!r}"
+    if "fraction_of_boids" in where and kind in ("less_than_equal", "greater_than_equal"):
+        return f"a fraction of the flock is from 0 to 1, got {got!r}"
+    if kind == "literal_error" and where and where[0] == "metrics":
+        return f"not a metric; the metrics: {', '.join(METRICS)}"
+    if kind.endswith(("_type", "_parsing")) and "input" in e:
+        return f"{msg}, got {got!r}"
+    return msg
 
 
 def _issues(err: ValidationError, loc: Locator) -> list[SpecIssue]:
     out, seen = [], set()
     for e in err.errors(include_url=False):
-        where, kind, msg = tuple(e["loc"]), e["type"], e["msg"]
-        # a union's branches ('list[...]', 'Span', 'int', ...) are not keys of the file
-        where = tuple(x for x in where if not (isinstance(x, str) and (x[:1].isupper() or "[" in x
-                                                                         or x in ("int", "float", "str"))))
+        where, kind = _plain_loc(tuple(e["loc"])), e["type"]
         if kind == "extra_forbidden":
             reason = f"unknown key '{where[-1]}'"
             near = difflib.get_close_matches(str(where[-1]), _fields(where), n=1)
@@ -175,13 +253,7 @@ def _issues(err: ValidationError, loc: Locator) -> list[SpecIssue]:
             issue = SpecIssue(loc.path, line, col, ".".join([field, str(where[-1])]) if field else str(where[-1]),
                               "required key is missing")
         else:
-            if kind in ("int_type", "float_type"):
-                msg = "expected a number"
-            if "input" in e and kind.endswith(("_type", "_parsing")):
-                msg += f", got {e['input']!r}"
-            if kind == "literal_error" and where and where[0] == "metrics":
-                msg = f"not a metric; the metrics: {', '.join(METRICS)}"
-            issue = loc.issue(where, msg)
+            issue = loc.issue(where, _reason(e, where))
         key = (issue.line, issue.col)
         if key not in seen:  # a union reports each branch: say the place once
             seen.add(key)
@@ -205,23 +277,29 @@ def _shape_issues(ld: Loaded) -> list[SpecIssue]:
                                    "not a parameter", key_itself=True))
         elif name in e.vary:
             out.append(ld.issue_at(("set", name), f"'{name}' is also in vary", key_itself=True))
+    counts = {}
     for name, v in e.vary.items():
-        vals = ld.vary_values(name)
-        if isinstance(v, Span) and not vals:
+        n = counts[name] = ld.vary_count(name)  # counted before any value is made
+        if isinstance(v, Span) and not n:
             out.append(ld.issue_at(("vary", name), f"from {v.start} to {v.to} holds no value"))
-        elif len(vals) > 1000:
-            out.append(ld.issue_at(("vary", name), f"{len(vals)} values; at most 1000"))
+            continue
+        if n > MAX_VALUES:
+            many = f"{n:,}" if n < 10 ** 15 else f"about 10^{len(str(n)) - 1}"
+            out.append(ld.issue_at(("vary", name), f"{many} values; at most {MAX_VALUES}"))
+            continue
+        vals = ld.vary_values(name)
         if name == "boids":
             if isinstance(v, Fraction):
-                out.append(ld.issue_at(("vary", name), "the flock size is a number of boids"))
+                out.append(ld.issue_at(("vary", name), "the flock size is a number of boids, not a fraction of it"))
+                continue
             for i, b in enumerate(vals):
                 if not (isinstance(b, int) or float(b).is_integer()) or not 1 <= b <= 65535:
                     out.append(ld.issue_at(("vary", name) + ((i,) if isinstance(v, list) else ()),
                                            f"{b}: a flock size is a whole number in 1..65535"))
                     break
-        if len(set(map(float, vals))) != len(vals):
+        if len(set(map(_exact, vals))) != len(vals):
             out.append(ld.issue_at(("vary", name), "a value is listed twice"))
-    points = math.prod(len(ld.vary_values(n)) for n in e.vary) if e.vary else 1
-    if points * e.trials > MAX_TRIALS:
+    points = math.prod(counts.values())
+    if all(0 < n <= MAX_VALUES for n in counts.values()) and points * e.trials > MAX_TRIALS:
         out.append(ld.issue_at(("trials",), f"{points} points x {e.trials} trials is more than {MAX_TRIALS:,}"))
     return out

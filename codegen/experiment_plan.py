@@ -10,10 +10,11 @@ import itertools
 import json
 import types
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from pysim.experiment_trials import Job, Point, files_key, trial_seed
 
-from .experiment_file import NEED_SCOUTS, Fraction, Loaded, decimal_text
+from .experiment_file import NEED_SCOUTS, Fraction, Loaded, decimal_text, project_of
 from .spec_errors import SpecError
 
 MODEL_FILES = ("boids_model.py", "boids_kernel.py")
@@ -36,8 +37,20 @@ class Plan:
                 if (p.index, t) not in done]
 
     @property
+    def varied(self) -> list[str]:
+        """The names of the varied values, as each point's `at` holds them."""
+        e = self.loaded.exp
+        return (["boids"] if "boids" in e.vary else []) + [axis_label(k, e.vary[k]) for k in e.vary if k != "boids"]
+
+    @property
     def total(self) -> int:
         return len(self.points) * self.loaded.exp.trials
+
+
+def axis_label(name: str, vary) -> str:
+    """A varied value's name in a point: a fraction of the flock as name/boids
+    (the count it makes sits beside it under the parameter's own name)."""
+    return f"{name}/boids" if isinstance(vary, Fraction) else name
 
 
 def make_plan(ld: Loaded) -> Plan:
@@ -46,10 +59,15 @@ def make_plan(ld: Loaded) -> Plan:
     from .render import render
 
     e = ld.exp
-    if not ld.spec_path.is_file():
-        raise SpecError([ld.issue_at(("spec",), f"no such spec file: {ld.spec_path}")])
-    spec_path = str(ld.spec_path)
-    m = checked_model(spec_path)  # the spec as written: its own located errors
+    spec_path = str(_spec_file(ld))
+    try:
+        m = checked_model(spec_path)
+    except SpecError as err:
+        # named, not echoed: `spec:` could name a file that is no spec, whose values are no one's business here
+        first = err.issues[0]
+        raise SpecError([ld.issue_at(("spec",), f"{e.spec} is not a valid spec: {len(err.issues)} error(s), the "
+                                     f"first at line {first.line}, column {first.col} (`boidsgen check "
+                                     f"{spec_path}` shows them)")]) from None
     sizes = _sizes(ld, m.spec.flock.size)
     notes, cap0 = [], m.spec.flock.capacity
     if max(sizes) > cap0:
@@ -66,6 +84,24 @@ def make_plan(ld: Loaded) -> Plan:
     job = Job(files=files, key=files_key(files), arith=e.arith, frames=e.frames, warmup=e.warmup,
               sample_every=e.sample_every, metrics=tuple(e.metrics))
     return Plan(ld, job, points, _hash(ld, m.hash, points), m.name, m.hash, notes)
+
+
+def _spec_file(ld: Loaded):
+    """The spec the experiment names: a .yaml file inside the experiment's
+    project (experiment_file.project_of), links resolved first, so a
+    `spec:` cannot make the tool read (and report on) any file on the machine."""
+    p, root = ld.spec_path, project_of(ld.path)
+    if p.suffix != ".yaml":
+        raise SpecError([ld.issue_at(("spec",), f"{ld.exp.spec}: a spec is a .yaml file")])
+    real = p.resolve()
+    if not real.is_relative_to(root):
+        raise SpecError([ld.issue_at(("spec",), f"{ld.exp.spec} is outside the experiment's project {root} "
+                                     f"(a spec beside the experiment or inside {root})")])
+    if not real.exists():
+        raise SpecError([ld.issue_at(("spec",), f"no such spec file: {p}")])
+    if not real.is_file():
+        raise SpecError([ld.issue_at(("spec",), f"{ld.exp.spec} is not a file")])
+    return real
 
 
 def _boids_key(ld: Loaded) -> tuple:
@@ -102,7 +138,7 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     for k, v in e.set.items():
         if k in names:
             try:
-                ps.set(k, decimal_text(v), allow_fixed=True)
+                _set(ps, k, decimal_text(v))
             except ParamError as err:
                 issues.append(ld.issue_at(("set", k), str(err)))
     if set(e.metrics) & NEED_SCOUTS and not getattr(model, "SCOUTS", None):
@@ -115,9 +151,9 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     for k in e.vary:
         if k != "boids":
             frac = isinstance(e.vary[k], Fraction)
-            axes.append((k, [(f"{k}/boids" if frac else k, v, frac) for v in ld.vary_values(k)]))
+            axes.append((k, [(axis_label(k, e.vary[k]), v, frac) for v in ld.vary_values(k)]))
     base = [(k, decimal_text(v)) for k, v in e.set.items()]
-    points, seen = [], {}
+    points, seen, fits = [], {}, None
     for combo in itertools.product(*[vals for _, vals in axes]) if axes else [()]:
         boids = next((v for n, v, _ in combo if n == "boids"), sizes[0])
         sets, at = list(base), []
@@ -129,7 +165,7 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
             if frac:  # the count it makes, beside the fraction asked for
                 at.append((k, int(text)))
             try:
-                ps.set(k, text, allow_fixed=True)
+                _set(ps, k, text)
             except ParamError as err:
                 where = ("vary", k)
                 if where not in seen:
@@ -137,10 +173,52 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
                 continue
             sets.append((k, text))
         at = tuple(at)
+        if not seen and not fits:
+            fits = _scouts_fit(ld, model, ps, int(boids))
         points.append(Point(index=len(points), at=at, boids=int(boids), sets=tuple(sets)))
-    if seen:
-        raise SpecError(list(seen.values()))
+    if seen or fits:
+        raise SpecError(list(seen.values()) or [fits])
     return points
+
+
+def _set(ps, name: str, text: str) -> None:
+    """ParamSet.set, saying what is wrong with a decimal given to a whole-number parameter
+    (the board's own words, "'8.5' not a decimal number", say the opposite)."""
+    from pysim.params import ParamError
+
+    try:
+        ps.set(name, text, allow_fixed=True)
+    except ParamError:
+        if ps.defs[name].type == "int" and _fractional(text):
+            raise ParamError(f"{name}: {text} is not a whole number ({name} is a count)") from None
+        raise
+
+
+def _fractional(text: str) -> bool:
+    """A decimal number with a fractional part (8.5; not 12, not 'x')."""
+    try:
+        d = Decimal(text)
+        return d.is_finite() and d != d.to_integral_value()
+    except ArithmeticError:
+        return False
+
+
+def _scouts_fit(ld: Loaded, model, ps, boids: int):
+    """The issue when the scout groups (group 1 the first boids, group 2 the
+    next) hold more boids than the flock, or None: the engine would cut
+    group 2 short while the table reported the size asked for."""
+    sc = getattr(model, "SCOUTS", None)
+    if not sc:
+        return None
+    g1, g2 = ps.raw[sc["group1"]], ps.raw[sc["group2"]]
+    if g1 + g2 <= boids:
+        return None
+    e = ld.exp
+    keys = [("vary", sc[g]) for g in ("group1", "group2") if sc[g] in e.vary]
+    keys += [("set", sc[g]) for g in ("group1", "group2") if sc[g] in e.set]
+    return ld.issue_at(keys[0] if keys else _boids_key(ld),
+                       f"scout groups of {g1} + {g2} boids do not fit a flock of {boids}"
+                       + ("" if keys else " (the spec's default group sizes)"))
 
 
 def _hash(ld: Loaded, model_hash: str, points: list) -> str:

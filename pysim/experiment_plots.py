@@ -1,6 +1,6 @@
 """Plots of an experiment's summaries (matplotlib, headless): each metric
-against the varied value, one line per flock size, with the 95 % intervals
-as error bars."""
+against the varied value, one line per value of the other varied values
+(the flock size, most often), with the 95 % intervals as error bars."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,44 +20,54 @@ LABELS = {
 }
 
 
-def axes_of(summaries) -> tuple[str | None, str | None]:
-    """(x, lines): the value along the x axis and the one that makes lines.
-    x is the first varied value other than the flock size (or the flock
-    size when it is the only one); lines are per flock size when it varies."""
-    names = list(summaries[0].at) if summaries else []
+def axes_of(summaries, varied=None) -> tuple[str | None, list[str]]:
+    """(x, others): the value along the x axis and the varied values that
+    make the series. `varied` names what the file varies (Plan.varied), so
+    a count a fraction of the flock makes (beside it in each point's values)
+    is not mistaken for an axis of its own: varied at one flock size it
+    made every point a series. x is the first varied value other than the
+    flock size (or the flock size when it is the only one)."""
+    names = list(varied if varied is not None else (summaries[0].at if summaries else []))
     others = [n for n in names if n != "boids"]
     x = others[0] if others else (names[0] if names else None)
-    lines = "boids" if "boids" in names and x != "boids" else (others[1] if len(others) > 1 else None)
-    return x, lines
+    return x, [n for n in names if n != x]
+
+
+def series(summaries, varied=None) -> dict:
+    """{(the other varied values, ...): [summaries along x, sorted]}."""
+    x, others = axes_of(summaries, varied)
+    out: dict = {}
+    for s in summaries:
+        out.setdefault(tuple(s.at[n] for n in others), []).append(s)
+    return {k: sorted(ss, key=lambda s: float(s.at[x]) if x else 0.0) for k, ss in out.items()}
+
+
+def _label(others, key) -> str | None:
+    return ", ".join(f"N = {v}" if n == "boids" else f"{n} = {v}" for n, v in zip(others, key)) or None
 
 
 def plot_metric(summaries, metric: str, path: Path, title: str = "", xlabel: str | None = None,
-                chance: float | None = None) -> Path:
+                chance: float | None = None, varied=None) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    x, lines = axes_of(summaries)
+    x, others = axes_of(summaries, varied)
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
-    groups: dict = {}
-    for s in summaries:
-        groups.setdefault(s.at.get(lines) if lines else None, []).append(s)
-    for key, ss in groups.items():
-        ss = sorted(ss, key=lambda s: float(s.at[x]) if x else 0.0)
+    for key, ss in series(summaries, varied).items():
         xs = [float(s.at[x]) if x else 0.0 for s in ss]
         c = [s.cells[metric] for s in ss]
         ys = [v.mean for v in c]
-        err = [[v.mean - v.low for v in c], [v.high - v.mean for v in c]]
-        label = (f"N = {key}" if lines == "boids" else f"{lines} = {key}") if lines else None
-        ax.errorbar(xs, ys, yerr=err, marker="o", ms=4, capsize=3, label=label)
+        err = [[v.mean - v.low for v in c], [v.high - v.mean for v in c]]  # >= 0: the intervals hold their means
+        ax.errorbar(xs, ys, yerr=err, marker="o", ms=4, capsize=3, label=_label(others, key))
     if chance is not None:
         ax.axhline(chance, color="grey", lw=0.8, ls="--")
     ax.set_xlabel(xlabel or (x.replace("_", " ") if x else ""))
     ax.set_ylabel(LABELS.get(metric, metric))
     if title:
         ax.set_title(title, fontsize=10)
-    if lines:
+    if others:
         ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -67,6 +77,8 @@ def plot_metric(summaries, metric: str, path: Path, title: str = "", xlabel: str
     return path
 
 
-def plot_all(summaries, metrics, folder: Path, title: str = "", xlabel: str | None = None) -> list[Path]:
+def plot_all(summaries, metrics, folder: Path, title: str = "", xlabel: str | None = None,
+             varied=None) -> list[Path]:
     chance = {"decision": 0.5, "naive_decision": 0.5, "side_time": 0.5}
-    return [plot_metric(summaries, m, Path(folder) / f"{m}.png", title, xlabel, chance.get(m)) for m in metrics]
+    return [plot_metric(summaries, m, Path(folder) / f"{m}.png", title, xlabel, chance.get(m), varied)
+            for m in metrics]

@@ -20,6 +20,12 @@ import time
 
 from .experiment_trials import Job, run_batch, warm
 
+TIMEOUT = 30.0  # seconds, the default bound on waiting for a scheduler or for a cluster's workers
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot run the trials: no scheduler answered, or it has no workers."""
+
 
 class RowFile:
     """rows.jsonl: one JSON object per trial, a line each."""
@@ -121,7 +127,11 @@ class Progress:
             self.stream.write(self.text() + "\n")
         self.stream.flush()
 
-    def close(self) -> None:
+    def close(self, drawn_only: bool = False) -> None:
+        """Show the last count and end the bar's line; drawn_only (a run
+        stopped before any trial): only end a bar already drawn."""
+        if drawn_only and self.shown < 0:
+            return
         if self.shown != self.done:
             self._show()
         if self.tty:
@@ -137,13 +147,17 @@ def _duration(s) -> str:
 
 
 def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, scheduler: str | None = None,
-        progress: Progress | None = None, on_rows=None, clock: dict | None = None) -> str:
+        progress: Progress | None = None, on_rows=None, clock: dict | None = None,
+        timeout: float = TIMEOUT) -> str:
     """Run the batches; rows go to `sink` as each batch completes. workers:
     0 = in this process (no Dask), None = one per core, N = N local
     workers; `scheduler` = an existing cluster. on_rows(rows, client) is
     called after each batch is written (client None in-process). Returns
     a sentence saying where it ran. `clock`, if given, gets the
-    perf_counter times 'ready' (workers up) and 'end' (last row written)."""
+    perf_counter times 'ready' (workers up) and 'end' (last row written).
+    `timeout` bounds each wait on the cluster: a scheduler that does not
+    answer, a cluster with no workers (at the start or later, while no
+    batch completes): ClusterError."""
     clock = {} if clock is None else clock
     if scheduler is None and workers == 0:
         clock["ready"] = time.perf_counter()
@@ -156,9 +170,19 @@ def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, sche
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
-        with Client(scheduler, timeout="30s") as client:
-            n = len(client.scheduler_info().get("workers", {}))
-            _run_dask(client, job, batches, sink, progress, on_rows, clock)
+        try:
+            client = Client(scheduler, timeout=f"{timeout}s")
+        except (OSError, TimeoutError, ValueError) as e:
+            why = "" if "Timed out" in str(e) else f": {e}"
+            raise ClusterError(f"no Dask scheduler answered at {scheduler} within {timeout:g} s{why}") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except TimeoutError:
+                raise ClusterError(f"the Dask cluster at {scheduler} has no workers: none joined within "
+                                   f"{timeout:g} s") from None
+            n = len(client.nthreads())
+            _run_dask(client, job, batches, sink, progress, on_rows, clock, timeout)
         return f"on the cluster at {scheduler} ({n} workers when it started)"
     import dask
 
@@ -169,7 +193,7 @@ def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, sche
                          dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL) as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(n, timeout=120)
-        _run_dask(client, job, batches, sink, progress, on_rows, clock)
+        _run_dask(client, job, batches, sink, progress, on_rows, clock, timeout)
     return f"on a local Dask cluster of {n} worker process{'es' if n != 1 else ''}"
 
 
@@ -183,8 +207,9 @@ WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": N
                  "distributed.admin.system-monitor.gil.enabled": False}
 
 
-def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows, clock: dict) -> None:
-    from distributed import as_completed
+def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows, clock: dict,
+              timeout: float = TIMEOUT) -> None:
+    from distributed import wait
 
     client.run(warm, job)  # every worker loads the model and its kernel once, before the clock
     clock["ready"] = time.perf_counter()
@@ -194,10 +219,19 @@ def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows,
                              key=f"boidsgen-trials-{job.key[:8]}-p{point.index}-t{trials[0][0]}")
                for point, trials in batches]
     work = {f.key: cost(p, t) for f, (p, t) in zip(futures, batches)}
+    pending = set(futures)
     try:
-        for fut, rows in as_completed(futures, with_results=True):
-            sink.append(rows)
-            _after(rows, work[fut.key], client, progress, on_rows)
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # a long batch, or a cluster whose workers all left: ask
+                if not client.nthreads():
+                    raise ClusterError(f"the Dask cluster has had no workers for {timeout:g} s") from None
+                continue
+            for fut in done:
+                rows = fut.result()
+                sink.append(rows)
+                _after(rows, work[fut.key], client, progress, on_rows)
         clock["end"] = time.perf_counter()
     finally:
         client.cancel(futures)

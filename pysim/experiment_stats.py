@@ -25,14 +25,18 @@ def t975(df: int) -> float:
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
-    """Wilson's 95 % score interval for a proportion."""
+    """Wilson's 95 % score interval for a proportion, within [0, 1] and
+    around the estimate: at 0 or n successes the bound at the estimate is
+    exactly it (in floating point c + h came out as 0.9999999999999999 at
+    n successes of n = 10, 30, 60, ..., below the estimate 1.0: a negative
+    error bar, which matplotlib refuses)."""
     if n == 0:
         return 0.0, 1.0
     p = successes / n
     d = 1 + Z * Z / n
     c = (p + Z * Z / (2 * n)) / d
     h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    return min(p, max(0.0, c - h)), max(p, min(1.0, c + h))
 
 
 def mean_ci(values: list[float]) -> tuple[float, float, float]:
@@ -66,10 +70,12 @@ class PointSummary:
     cells: dict  # metric -> Cell
 
 
-def summarise(rows, points, metrics, proportions=frozenset()) -> list[PointSummary]:
+def summarise(rows, points, metrics, proportions=frozenset(), ranges=None) -> list[PointSummary]:
     """One summary per point, in the points' order; rows in (point, trial)
     order, so the sums (and the table) do not depend on the order rows
-    arrived in."""
+    arrived in. ranges: {metric: (low, high)} a metric's values cannot
+    leave (a fraction of time in [0, 1]): its t interval is clipped to it."""
+    ranges = ranges or {}
     by_point: dict[int, list] = {p.index: [] for p in points}
     for r in sorted(rows, key=lambda r: (r["point"], r["trial"])):
         by_point.setdefault(r["point"], []).append(r)
@@ -84,7 +90,9 @@ def summarise(rows, points, metrics, proportions=frozenset()) -> list[PointSumma
                 lo, hi = wilson(k, len(vals))
                 cells[m] = Cell(k / len(vals) if vals else math.nan, lo, hi)
             else:
-                cells[m] = Cell(*mean_ci(vals))
+                mean, lo, hi = mean_ci(vals)
+                bottom, top = ranges.get(m, (-math.inf, math.inf))
+                cells[m] = Cell(mean, max(lo, bottom), min(hi, top))
         out.append(PointSummary(p.index, dict(p.at), len(rs), cells))
     return out
 
