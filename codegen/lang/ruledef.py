@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from ..names import identifier_problem
+from ..names import rule_name_problem
 from ..spec_errors import SpecError, SpecIssue
 from .check import check
 from .header import read_header
@@ -42,8 +42,8 @@ def compile_rule(name: str, node, path: str, params: Mapping | Iterable = (), *,
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     where = mapping_pos(node)
     problems = []
-    if not NAME_RE.match(name) or identifier_problem(name):
-        problems.append((where, "", identifier_problem(name) or f"'{name}' is not a rule name ([a-z][a-z0-9_]*)"))
+    if not NAME_RE.match(name) or rule_name_problem(name):
+        problems.append((where, "", rule_name_problem(name) or f"'{name}' is not a rule name ([a-z][a-z0-9_]*)"))
     h = read_header(node, lines)
     problems += h.errors
     pieces, errors = check(h, _params(params), 2 ** (31 - frac_bits))

@@ -22,14 +22,15 @@ scouts: group1 group2). Nothing else has attributes.
 
 Names a rule defines (state, sums, locals) must be free: not a name of the
 language, not a role or spec parameter, and acceptable to
-codegen.names.identifier_problem (no C or Python keyword, predefined macro
-or name the generated code uses).
+codegen.names.identifier_problem (no C or Python keyword, macro of the C
+headers, name of fixed.h or the runtime, or name the generated code uses);
+a state's C copy `st_<name>` must be free too (names.state_name_problem).
 """
 from __future__ import annotations
 
 import difflib
 
-from ..names import identifier_problem
+from ..names import identifier_problem, state_name_problem
 from .ir import Pos, Ref, Type
 from .tvar import resolve
 
@@ -190,7 +191,7 @@ class Scope:
             return f"'{name}' is the boid's position: read-only (the move follows the rules)"
         if name in LANGUAGE or name in FUNCTIONS or name in SECTIONS:
             return f"'{name}' is a name of the rule language: choose another name for the {what}"
-        why = identifier_problem(name)
+        why = state_name_problem(name) if what == "state variable" else identifier_problem(name)
         if why:
             return f"{why}; choose another name for the {what}"
         return None
