@@ -62,7 +62,7 @@ def run(a) -> int:
     from pysim.experiment_runner import run as run_batches
 
     timeout = getattr(a, "timeout", None) or TIMEOUT  # cli_parser's --timeout, when it has one
-    created = not out.exists()
+    created = _first_missing(out)
     out.mkdir(parents=True, exist_ok=True)
     _write_meta(out, a.file, plan)
     sink = RowFile(out / ROWS)
@@ -109,19 +109,35 @@ def run(a) -> int:
     return report(plan, out, a.file)
 
 
-def _after_stop(out: Path, created: bool) -> str:
+def _first_missing(folder: Path) -> Path | None:
+    """The outermost of folder and its parents that does not exist yet (what mkdir will make), or None."""
+    folder = Path(os.path.abspath(folder))
+    if folder.exists():
+        return None
+    while not folder.parent.exists():
+        folder = folder.parent
+    return folder
+
+
+def _after_stop(out: Path, created: Path | None) -> str:
     """What a stopped run leaves, for its last line: rows to --resume, or
-    nothing (a run that wrote no row removes what it made)."""
+    (a run that wrote no row) nothing: it removes what it made."""
     rows = out / ROWS
     if rows.is_file() and rows.stat().st_size > 0:
         return f"; the rows so far are in {rows}: the same command with --resume runs the rest"
-    if created:
-        for name in (ROWS, META):
-            (out / name).unlink(missing_ok=True)
-        try:
-            out.rmdir()
-        except OSError:  # something else appeared in it meanwhile: leave it
-            pass
+    if created is None:
+        return "; no trial ran"
+    for name in (ROWS, META):
+        (out / name).unlink(missing_ok=True)
+    folder = Path(os.path.abspath(out))
+    try:
+        while True:
+            folder.rmdir()  # only if empty: something else appeared in it meanwhile stays
+            if folder == created:
+                break
+            folder = folder.parent
+    except OSError:
+        pass
     return "; nothing written"
 
 

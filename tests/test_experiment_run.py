@@ -320,7 +320,7 @@ def test_scheduler_with_no_workers_fails_within_the_timeout(tmp_path, capsys):
     from distributed import LocalCluster
 
     f = experiment(tmp_path, "all_right.yaml", ALL_RIGHT)
-    out = tmp_path / "out"
+    out = tmp_path / "build" / "experiments" / "out"  # its parents made by the run, and removed
     with LocalCluster(n_workers=0, protocol="tcp", host="127.0.0.1", dashboard_address="127.0.0.1:0",
                       silence_logs=logging.CRITICAL) as cluster:
         t0 = time.monotonic()
@@ -331,7 +331,7 @@ def test_scheduler_with_no_workers_fails_within_the_timeout(tmp_path, capsys):
     assert err == (f"boidsgen: the Dask cluster at {cluster.scheduler_address} has no workers: none joined within "
                    f"2 s (--timeout); nothing written\n")
     assert took < 2.0 + 20, took  # the plan (the spec's checks) and the wait, not forever
-    assert not out.exists()
+    assert not (tmp_path / "build").exists()
 
 
 @pytest.mark.timeout(120)
@@ -350,3 +350,34 @@ def test_unreachable_scheduler_fails_within_the_timeout(tmp_path, capsys):
                   "nothing written\n"
     assert "--resume" not in err and not out.exists()
     assert took < 2.0 + 20, took
+
+
+@pytest.mark.timeout(180)
+def test_cluster_that_loses_its_workers_fails_and_a_slow_one_does_not(tmp_path):
+    """While the trials run, a wait longer than the timeout asks the cluster:
+    workers there (batches slower than the timeout) -> keep waiting; none
+    (all removed after the first batch) -> ClusterError, not a hang."""
+    from distributed import LocalCluster
+
+    from codegen.experiment_file import load_experiment
+    from codegen.experiment_plan import make_plan
+    from pysim.experiment_runner import ClusterError, run
+
+    plan = make_plan(load_experiment(experiment(tmp_path, "all_right.yaml", ALL_RIGHT)))
+    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                      silence_logs=logging.CRITICAL) as cluster:
+        sink = RowFile(tmp_path / "slow.jsonl")
+        run(plan.job, make_batches(plan.todo(), 20), sink, scheduler=cluster.scheduler_address, timeout=0.01)
+        assert len(sink.done()) == 60  # every batch took longer than 0.01 s: waited for, all rows
+
+        def retire(rows, client):
+            if cluster.workers:
+                cluster.scale(0)  # the nanny goes too: no worker comes back
+
+        sink = RowFile(tmp_path / "lost.jsonl")
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match="has had no workers for 1 s"):
+            run(plan.job, make_batches(plan.todo(), 1), sink, scheduler=cluster.scheduler_address, timeout=1.0,
+                on_rows=retire)
+        assert time.monotonic() - t0 < 30
+        assert 1 <= len(sink.done()) < 60
