@@ -15,6 +15,7 @@ from decimal import Decimal
 from pysim.experiment_trials import Job, Point, files_key, trial_seed
 
 from .experiment_file import NEED_SCOUTS, Fraction, Loaded, decimal_text, project_of
+from .number_text import MAX_NUMBER_CHARS
 from .spec_errors import SpecError
 
 MODEL_FILES = ("boids_model.py", "boids_kernel.py")
@@ -183,15 +184,27 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
 
 def _set(ps, name: str, text: str) -> None:
     """ParamSet.set, saying what is wrong with a decimal given to a whole-number parameter
-    (the board's own words, "'8.5' not a decimal number", say the opposite)."""
+    (the board's own words, "'8.5' not a decimal number", say the opposite), and naming a
+    long value (1e300 is 301 digits as decimal text) by its short form."""
     from pysim.params import ParamError
 
     try:
         ps.set(name, text, allow_fixed=True)
-    except ParamError:
+    except ParamError as err:
+        shown = _short(text)
         if ps.defs[name].type == "int" and _fractional(text):
-            raise ParamError(f"{name}: {text} is not a whole number ({name} is a count)") from None
-        raise
+            raise ParamError(f"{name}: {shown} is not a whole number ({name} is a count)") from None
+        raise ParamError(str(err).replace(text, shown)) from None
+
+
+def _short(text: str) -> str:
+    """A value's decimal text as written in a message: at most MAX_NUMBER_CHARS, else as 1E+300."""
+    if len(text) <= MAX_NUMBER_CHARS:
+        return text
+    try:
+        return str(Decimal(text).normalize())
+    except ArithmeticError:
+        return text[:MAX_NUMBER_CHARS] + "..."
 
 
 def _fractional(text: str) -> bool:

@@ -4,7 +4,6 @@ not an experiment's folder and a `spec:` that is not the project's spec
 refused (issue 32). More bad files: tests/hostile/experiments/."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys

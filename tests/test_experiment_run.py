@@ -23,7 +23,7 @@ from codegen.cli import main
 from pysim.experiment_runner import RowFile, make_batches
 from pysim.experiment_stats import mean_ci, summarise, t975, wilson
 from pysim.experiment_trials import trial_seed
-from tests.deadline import RUN, Deadline, reap
+from tests.deadline import Deadline, reap
 
 ROOT = Path(__file__).resolve().parent.parent
 SCOUTS = ROOT / "spec" / "scouts_vga.yaml"
