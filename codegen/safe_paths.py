@@ -98,7 +98,8 @@ def claim_folder(folder: str | Path, marker: str, root: str | Path | None = None
     """Refuse a folder that is not ours to write: a file, one that check_folder
     refuses, or a non-empty folder without `marker` (a path relative to it,
     the file our own output always has). Returns the marker's path when the
-    folder holds one (the caller may read whose it is), None when the folder
+    folder holds one (the caller reads it with read_text, which refuses one
+    that is not a regular file of sane size), None when the folder
     is missing or empty. Used by generate (marker firmware/boids_config.h) and
     meant for experiment --out (its metadata file)."""
     folder = _abs(folder)
@@ -108,7 +109,7 @@ def claim_folder(folder: str | Path, marker: str, root: str | Path | None = None
     if not folder.is_dir() or not any(folder.iterdir()):
         return None
     mark = folder / marker
-    if mark.is_symlink() or not mark.is_file():
+    if not mark.exists() and not mark.is_symlink():  # one that is there but odd: read_text says what it is
         raise OutputError(f"{folder} exists and is not {what} (no {marker}); choose an empty or new folder")
     return mark
 
