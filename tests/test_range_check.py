@@ -147,7 +147,7 @@ def test_240_overflowing_parameters_report_every_error_within_seconds(tmp_path, 
         rc = main(["check", str(spec)])
     took = time.monotonic() - t0
     err = [e for e in capsys.readouterr().err.splitlines() if e.startswith(str(spec))]
-    assert rc == 2 and took < 10, took
+    assert rc == 2 and took < 20, took  # ~3 s unloaded
     assert len(err) == 240
     for e in err:
         m = re.match(rf"{re.escape(str(spec))}:(\d+):\d+: (params\.p|rule_defs\.r)(\d+): rule 'r(\d+)'", e)
