@@ -58,7 +58,8 @@ def run(a) -> int:
     if why:
         _err(why)
         return 2
-    from pysim.experiment_runner import TIMEOUT, ClusterError, Progress, RowFile, batch_size, cost, make_batches
+    from pysim.experiment_runner import (TIMEOUT, ClusterError, Progress, RowError, RowFile, batch_size, cost,
+                                         make_batches)
     from pysim.experiment_runner import run as run_batches
 
     timeout = getattr(a, "timeout", None) or TIMEOUT  # cli_parser's --timeout, when it has one
@@ -66,7 +67,11 @@ def run(a) -> int:
     out.mkdir(parents=True, exist_ok=True)
     _write_meta(out, a.file, plan)
     sink = RowFile(out / ROWS)
-    done = sink.done()
+    try:
+        done = sink.done()
+    except RowError as err:
+        _err(str(err))
+        return 2
     todo = plan.todo(done)
     workers = a.workers if a.workers is not None else (os.cpu_count() or 1)
     size = e.batch or batch_size(len(todo), workers if not a.scheduler else 8)
@@ -217,6 +222,12 @@ def report(plan, out: Path, path: str) -> int:
         return 1
     rows = [rows[k] for k in sorted(want)]
     metrics = list(e.metrics)
+    at = {p.index: dict(p.at) for p in plan.points}
+    odd = next((r for r in rows if r["at"] != at[r["point"]] or not set(metrics) <= set(r["metrics"])), None)
+    if odd is not None:  # the hash matched, so a row was edited by hand
+        _err(f"{out / ROWS}: the row of point {odd['point']}, trial {odd['trial']} is not this experiment's "
+             f"(its values or metrics differ); remove it to run that trial again")
+        return 2
     sums = summarise(rows, plan.points, metrics, PROPORTIONS, RANGES)
     _write_csv(out / "rows.csv", rows, metrics)
     md = _summary_md(plan, path, sums, metrics)

@@ -27,6 +27,22 @@ class ClusterError(RuntimeError):
     """The cluster cannot run the trials: no scheduler answered, or it has no workers."""
 
 
+class RowError(ValueError):
+    """rows.jsonl holds a line that is not one of our rows."""
+
+
+def _row(line: bytes) -> dict | None:
+    """The row on a line, or None unless it has the shape `run_batch` gives it."""
+    try:
+        r = json.loads(line)
+    except ValueError:
+        return None
+    ok = (isinstance(r, dict) and all(type(r.get(k)) is int for k in ("point", "trial", "seed"))
+          and isinstance(r.get("at"), dict) and isinstance(r.get("metrics"), dict)
+          and all(type(v) in (int, float) for v in r["metrics"].values()))
+    return r if ok else None
+
+
 class RowFile:
     """rows.jsonl: one JSON object per trial, a line each."""
 
@@ -35,7 +51,8 @@ class RowFile:
 
     def done(self) -> dict:
         """{(point, trial): row} of the complete rows; a partial last line (a
-        write cut short) is removed from the file, so its trials run again."""
+        write cut short) is removed from the file, so its trials run again.
+        A line that is not a row as `append` writes it: RowError naming it."""
         if not os.path.exists(self.path):
             return {}
         with open(self.path, "rb") as fh:
@@ -45,8 +62,11 @@ class RowFile:
             with open(self.path, "r+b") as fh:
                 fh.truncate(keep)
         rows = {}
-        for line in data[:keep].splitlines():
-            r = json.loads(line)
+        for n, line in enumerate(data[:keep].splitlines(), 1):
+            r = _row(line)
+            if r is None:
+                raise RowError(f"{self.path}:{n}: not a row written by `boidsgen experiment` (remove the file, "
+                               f"or the line, to run its trials again)")
             rows[(r["point"], r["trial"])] = r
         return rows
 

@@ -131,6 +131,27 @@ def test_rows_of_another_experiment_are_not_resumed(tmp_path, capsys):
     assert (out / "rows.jsonl").read_bytes() == before
 
 
+def test_rows_that_are_not_ours_are_named_not_a_crash(tmp_path, capsys):
+    """A rows.jsonl line that is not a row (internal error: KeyError before),
+    or a row whose metrics were edited away: exit 2, one line, nothing changed."""
+    f = experiment(tmp_path, "e.yaml", GOOD)
+    out = tmp_path / "out"
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(out)]) == 0
+    rows = (out / "rows.jsonl").read_text(encoding="utf-8")
+    capsys.readouterr()
+    for bad, why in [(rows + '{"point": 0}\n', f"{out / 'rows.jsonl'}:9: not a row written by `boidsgen experiment`"),
+                     (rows + "garbage\n", f"{out / 'rows.jsonl'}:9: not a row"),
+                     (rows.replace('"metrics":{', '"metrics":{"x":1,', 1).replace('"decision":', '"d":', 1),
+                      f"{out / 'rows.jsonl'}: the row of point 0, trial 0 is not this experiment's")]:
+        (out / "rows.jsonl").write_text(bad, encoding="utf-8")
+        summary = (out / "summary.md").read_bytes()
+        assert main(["experiment", str(f), "--workers", "0", "--out", str(out), "--resume"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"boidsgen: {why}") and len(err.splitlines()) == 1, err
+        assert (out / "rows.jsonl").read_text(encoding="utf-8") == bad
+        assert (out / "summary.md").read_bytes() == summary
+
+
 def test_out_refuses_a_folder_that_is_not_an_experiments(tmp_path, capsys):
     """As `generate -o` does: a non-empty folder without our experiment.json
     (here one with a summary.md and rows.csv of its own) is left as it was."""
