@@ -223,7 +223,7 @@ def _bounds(where: tuple) -> str:
 
 def _reason(e: dict, where: tuple) -> str:
     kind, msg, got = e["type"], e["msg"], e.get("input")
-    if kind == "int_type" and isinstance(got, float):
+    if kind == "int_type" and isinstance(got, float) and got.is_integer():
         # 1e9 and 1000000000.0 are decimal numbers in YAML: a whole number is written in digits
         return (f"expected a whole number{_bounds(where)}, got the decimal number {got!r} (a number written "
                 f"with a point or an exponent is a decimal: write the digits)")
