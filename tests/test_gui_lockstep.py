@@ -170,9 +170,11 @@ def test_board_mode_shows_where_the_board_diverged(display, default_build):  # n
 
 
 def test_board_mode_resyncs_after_a_reconnect(display, default_build, tmp_path):  # noqa: F811
-    """The port is lost (the host killed) and comes back (a new host behind
-    the same path, a symlink here): the link reconnects and re-syncs with a
-    new reset, with the seed typed in the window."""
+    """The port is lost (the host killed) and a new host comes up behind the
+    same path (a symlink here): another device, so the link does not adopt
+    it on its own (tests/test_gui_board_link.py); picking the port again
+    connects and re-syncs with a new reset, with the seed typed in the
+    window."""
     port = tmp_path / "board"
     host = Host(default_build[1])
     port.symlink_to(host.path)
@@ -189,6 +191,9 @@ def test_board_mode_resyncs_after_a_reconnect(display, default_build, tmp_path):
         host2 = Host(default_build[1], "--seed", "9")
         port.unlink()
         port.symlink_to(host2.path)
+        assert pump(app, until=lambda: "not reconnected" in app.status_var.get(), timeout=10.0), \
+            app.status_var.get()
+        app._connect_if_board()  # the user picks the port again (Return in the port box)
         assert pump(app, until=lambda: app.follow not in (None, first) and (in_step(app) or 0) > 30,
                     timeout=SYNC), app.status_var.get()
         assert app.follow.seed == 12345 and "mirrored (seed 12345)" in app.stats_var.get()

@@ -10,6 +10,13 @@ is noticed even when nobody touches a control). Everything it learns goes
 into an event queue that the window drains with `after`; callbacks
 therefore always run on the Tk thread and the window never waits for the
 port or the mirror.
+
+The panel follows the board: every `ev set` the board announces (whoever
+changed it: this window, another client, the course's controls) reaches the
+window as a 'param' event. A reconnect opens only the device first
+connected to (pysim/gui/device_id.py) and adopts it only if it answers as
+the same board; anything a board sends that the window cannot use is a
+one-line reason on the status line, never a traceback.
 """
 from __future__ import annotations
 
@@ -23,6 +30,9 @@ from serial.tools import list_ports
 
 from pysim.fxdecimal import format_raw
 
+from .board_values import PanelValueError, announced_set, flock_count, param_texts
+from .device_id import NotADevice, device_id, fd_device_id
+
 STATS_EVERY = 1.0  # seconds between heartbeats
 RETRY_EVERY = 1.0  # seconds between reconnection attempts
 
@@ -30,6 +40,14 @@ RETRY_EVERY = 1.0  # seconds between reconnection attempts
 def port_names() -> list[str]:
     """Serial ports the system knows (USB adapters, ...); a pty path is typed."""
     return sorted(p.device for p in list_ports.comports())
+
+
+class Refused(Exception):
+    """The path now names another device, or another board answers: not adopted."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def _lost(e: Exception) -> bool:
@@ -41,9 +59,13 @@ def _lost(e: Exception) -> bool:
 
 class BoardLink:
     """on_event(kind, data) is called on the Tk thread for:
-    'connected' {info, params, stats, hash_ok}, 'synced' seed (the lockstep
-    started: `follow` is set), 'unfollowed' reason (no lockstep on this
-    connection), 'disconnected' reason, 'stats' dict."""
+    'connected' {info, params, stats, hash_ok} (params: {name: text}),
+    'synced' seed (the lockstep started: `follow` is set), 'unfollowed'
+    reason (no lockstep on this connection), 'param' (name, text) (the board
+    announced a value; 'params' {name: text}: all of them), 'disconnected'
+    reason, 'refused' reason (the path names another device or board now:
+    not adopted, still waiting), 'malformed' reason (a reply or announcement
+    the window cannot use), 'stats' dict."""
 
     def __init__(self, widget, port: str, model, on_event: Callable[[str, object], None],
                  timeout: float = 1.0, seed: int | None = None) -> None:
@@ -57,6 +79,9 @@ class BoardLink:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self.connected = False
+        self.device = None  # the DeviceId first connected to: reconnects open only it
+        self.board_id = None  # (spec, hash) the board first answered with
+        self.refusals = 0  # reconnects not made: the path named another device or board
         self._thread = threading.Thread(target=self._run, name=f"board-link {port}", daemon=True)
         self._thread.start()
         self._after = widget.after(30, self._poll)
@@ -133,31 +158,69 @@ class BoardLink:
                     self.follow.explain(client)  # once; the window shows the mirror's text
                 if time.monotonic() >= next_stats:
                     next_stats = time.monotonic() + STATS_EVERY
-                    self.events.put(("stats", client.stats()))
-            except Exception as e:
-                if client is not None and not _lost(e):
-                    raise  # a bug, not the port: let it show
-                self._unfollow(None)  # the link is gone: nothing to switch off
+                    stats = client.stats()
+                    flock_count(self.model, stats)
+                    self.events.put(("stats", stats))
+            except Exception as e:  # noqa: BLE001 - whatever a board does, the window reports it and waits
+                kind, reason = self._why(e)
+                self._unfollow(client if kind == "malformed" else None)  # lost: nothing to switch off
                 if client is not None:
                     client.close()
                     client = None
-                self.events.put(("disconnected", f"{self.port}: {getattr(e, 'reason', e)}"))
+                if kind == "refused":
+                    self.refusals += 1
+                self.events.put((kind, reason))
                 self._stop.wait(RETRY_EVERY)
         self._unfollow(client)
         if client is not None:
             client.close()
 
+    def _why(self, e: Exception) -> tuple[str, str]:
+        """The event that tells the window why the link dropped, in one line:
+        'refused', 'disconnected' (the port failed or the board is silent) or
+        'malformed' (the board answered something the window cannot use)."""
+        from pysim import serial_client
+        from pysim.serial_client import BoardError
+
+        # a reply that breaks the protocol (serial_client's BoardReplyError, a kind of lost link)
+        broken = getattr(serial_client, "BoardReplyError", ())
+        if isinstance(e, Refused):
+            return "refused", e.reason
+        if isinstance(e, NotADevice):
+            return "disconnected", str(e)
+        reason = getattr(e, "reason", None) or f"{type(e).__name__}: {e}"
+        reason = " ".join(str(reason).split())[:200]
+        if isinstance(e, OSError) or (isinstance(e, BoardError) and _lost(e) and not isinstance(e, broken)):
+            return "disconnected", f"{self.port}: {reason}"
+        return "malformed", f"{self.port}: the board's reply cannot be used ({reason}); reconnecting"
+
     def _open(self):
-        """Connect, report what the board is, and start the lockstep when
-        the board runs this spec."""
+        """Connect (only to the device first connected to, and only to the
+        board that answered then), report what the board is, and start the
+        lockstep when the board runs this spec."""
         from pysim.serial_client import BoardClient
 
+        want = self.device
+        now = device_id(self.port)
+        if want is not None and now != want:
+            if want.is_pty or now.is_pty:  # a pty never comes back: this is someone else's
+                raise Refused(f"{self.port} is now another {now.describe()}, not the board's: not opened "
+                              f"(pick the port again to connect to it)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the hash is checked here, the window says so
             client = BoardClient(self.port, self.model, timeout=self.timeout)
         try:
-            params = client.params()
+            opened = fd_device_id(self.port, client._ser.fileno())
+            if opened != now:
+                raise Refused(f"{self.port} changed while it was opened: not adopted")
+            who = (client.info.get("spec"), client.info.get("hash"))
+            if self.board_id is not None and who != self.board_id:
+                raise Refused(f"{self.port} now answers as spec {who[0]} hash {who[1]}, not the board first "
+                              f"connected to (spec {self.board_id[0]} hash {self.board_id[1]}): not adopted")
+            params = param_texts(self.model, client.params())
             stats = client.stats()
+            flock_count(self.model, stats)
+            self.device, self.board_id = opened, who
             hash_ok = client.info.get("hash") == self.model.SPEC_HASH
             self.events.put(("connected", {"info": client.info, "params": params, "stats": stats,
                                            "hash_ok": hash_ok}))
@@ -183,7 +246,25 @@ class BoardLink:
                 raise
             self.events.put(("unfollowed", f"the board refused the lockstep: {e.reason}"))
             return
+        self._hear(client, self.follow.runner.put)
+        # the values now (any change before the tap above is in them; every one after is announced)
+        self.events.put(("params", param_texts(self.model, client.params())))
         self.events.put(("synced", self.follow.seed))
+
+    def _hear(self, client, feed) -> None:
+        """Tap the stream the mirror is fed: each `ev set` also goes to the
+        panel (on the reader thread: the panel hears it in wire order)."""
+        def stream(line: str) -> None:
+            feed(line)
+            try:
+                got = announced_set(self.model, line)
+            except PanelValueError as e:
+                self.events.put(("malformed", f"{self.port}: {e.reason}"))
+                return
+            if got is not None:
+                self.events.put(("param", got))
+
+        client.on_stream = stream
 
     def _unfollow(self, client) -> None:
         follow, self.follow = self.follow, None

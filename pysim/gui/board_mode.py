@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import time
 
-from pysim.fxdecimal import format_raw
-
 LOCK_WAIT = 0.02  # seconds the redraw waits for the mirror's lock before showing the last picture again
 MESSAGE_HOLD = 2.0  # seconds a message keeps the status line
 SEED_MAX = 2 ** 32 - 1
@@ -126,12 +124,7 @@ class BoardMode:
     def _board_event(self, kind: str, data) -> None:
         if kind == "connected":
             info = data["info"]
-            for name, d in data["params"].items():
-                ctl = self.controls.params.get(name)
-                if ctl is not None:
-                    text = str(d["raw"]) if d["type"] == "int" else format_raw(d["raw"], self.model.FRAC_BITS)
-                    ctl.confirm(text)
-                    self.sim.params.set(name, text, allow_fixed=True)  # Simulator mode resumes with them
+            self._board_params(data["params"])
             self._board_stats(data["stats"])
             msg = f"connected to {self.link.port}: {info.get('spec')} fw {info.get('fw')} hash {info.get('hash')}"
             if data["hash_ok"]:
@@ -144,11 +137,32 @@ class BoardMode:
         elif kind == "unfollowed":
             if self.board_stats is not None and "another spec" not in data:
                 self.status(f"not mirrored: {data}", error=True)
+        elif kind == "param":  # announced by the board, whoever changed it
+            self._board_params(dict([data]))
+        elif kind == "params":
+            self._board_params(data)
         elif kind == "stats":
             self._board_stats(data)
         elif kind == "disconnected":
             self.board_stats = None
             self.status(f"disconnected ({data}); reconnecting ...", error=True)
+        elif kind == "refused":
+            self.board_stats = None
+            self.status(f"not reconnected: {data}", error=True)
+        elif kind == "malformed":
+            self.status(data, error=True)
+
+    def _board_params(self, texts: dict[str, str]) -> None:
+        """Values the board holds (checked by board_values.py): the panel
+        shows them, Save to spec saves them, Simulator mode resumes with them."""
+        for name, text in texts.items():
+            ctl = self.controls.params.get(name)
+            if ctl is None:
+                continue
+            if ctl.value_text != text:
+                ctl.confirm(text)
+            self.tuned[name] = text
+            self.sim.params.set(name, text, allow_fixed=True)
 
     def _board_stats(self, stats: dict) -> None:
         """The board's telemetry; the flock-size control follows the board

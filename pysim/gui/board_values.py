@@ -1,0 +1,73 @@
+"""What the window takes from a board, checked against the local model
+before any of it reaches a control: a hostile or broken board gets a one-line
+reason on the status line (PanelValueError), never a traceback and never a
+value outside the spec's range in the panel (which Save to spec writes)."""
+from __future__ import annotations
+
+from pysim.fxdecimal import format_raw
+
+
+class PanelValueError(ValueError):
+    """A value or announcement the window cannot use (the client has checked
+    its form, pysim/board_replies.py; this checks it against the local spec):
+    `reason` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _param(model, name: str):
+    for p in model.PARAMS:
+        if p.name == name:
+            return p
+    return None
+
+
+def param_text(model, name: str, raw) -> str | None:
+    """The decimal text of a raw value the board holds for `name` (None: a
+    parameter the local spec does not have); PanelValueError when the value
+    is not an integer in the spec's range."""
+    p = _param(model, name)
+    if p is None:
+        return None
+    if isinstance(raw, str):
+        if not raw.lstrip("-").isdigit() or len(raw) > 12:
+            raise PanelValueError(f"{name}: raw value {raw[:40]!r} is not a 32-bit integer")
+        raw = int(raw)
+    if not isinstance(raw, int) or isinstance(raw, bool) or not p.min_raw <= raw <= p.max_raw:
+        raise PanelValueError(f"{name}: raw value {str(raw)[:40]} outside the spec's [{p.min_raw}, {p.max_raw}]")
+    return str(raw) if p.type == "int" else format_raw(raw, model.FRAC_BITS)
+
+
+def param_texts(model, params: dict) -> dict[str, str]:
+    """`list`'s parameters ({name: {'raw': R, ...}}) as {name: text}, checked."""
+    out = {}
+    for name, d in params.items():
+        raw = d.get("raw") if isinstance(d, dict) else None
+        text = param_text(model, name, raw)
+        if text is not None:
+            out[name] = text
+    return out
+
+
+def announced_set(model, line: str) -> tuple[str, str] | None:
+    """`ev set NAME RAW frame=F` -> (NAME, text); None for other lines or a
+    parameter this spec does not have; PanelValueError when malformed."""
+    words = line.split()
+    if words[:2] != ["ev", "set"]:
+        return None
+    if len(words) != 5 or not words[4].startswith("frame=") or not words[4][6:].isdigit():
+        raise PanelValueError(f"malformed announcement {line[:80]!r}")
+    text = param_text(model, words[2], words[3])
+    return None if text is None else (words[2], text)
+
+
+def flock_count(model, stats: dict) -> int | None:
+    """The flock size a `stats` reply gives, checked against the capacity."""
+    n = stats.get("boids")
+    if n is None:
+        return None
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= model.CAPACITY:
+        raise PanelValueError(f"stats: boids={str(n)[:40]} outside [0, {model.CAPACITY}]")
+    return n
