@@ -6,14 +6,26 @@ the first frame it takes effect in. The mirror steps its own fixed-point
 simulation to each event's frame - 1, applies the event there, steps to each
 `fr` frame and compares digests (pysim/digest.py). Nothing here reads a
 clock or the port: feed it lines, in order, from any thread.
+
+Every field of every line is checked before it is used (a board may be
+broken or hostile): a malformed line, a value outside what the board can
+hold, or a frame further ahead than `max_jump` is a LockstepError naming the
+line, and changes nothing.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from .board_replies import I32, U32, capacity_of
 from .digest import digest, digest_text
 from .engine import Simulation
 from .fxdecimal import format_raw
+from .params import ParamError
+from .wire import WireError, shown, whole
+
+_DIGEST = re.compile(r"[0-9a-f]{8}")
+JUMP_SECONDS = 60  # a line may lead the newest frame by at most this much of the board's time
 
 
 class LockstepError(ValueError):
@@ -26,12 +38,19 @@ class Divergence:
     why: str  # what differs: digests, then, after a dump, the first boid and field
     detail: str = ""  # "boid 3 field vx (board 1.5, simulator 1.25)"
     detail_frame: int | None = None  # the frame the dump was taken at
+    after: int | None = None  # the last frame found in step: it happened in after+1 .. frame
+
+    @property
+    def where(self) -> str:
+        if self.after is None or self.after + 1 >= self.frame:
+            return f"at frame {self.frame}"
+        return f"between frames {self.after + 1} and {self.frame}"
 
     def __str__(self) -> str:
         if not self.detail:
-            return f"diverged at frame {self.frame}: {self.why}"
+            return f"diverged {self.where}: {self.why}"
         at = f" (the board's dump at frame {self.detail_frame})" if self.detail_frame not in (None, self.frame) else ""
-        return f"diverged at frame {self.frame}: {self.detail}{at}"
+        return f"diverged {self.where}: {self.detail}{at}"
 
 
 def _stamp(words: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -60,16 +79,22 @@ class Mirror:
         self.events = 0
         self.event_kinds: dict[str, int] = {}  # "set", "boids/adaptive", "reset", ... -> how many
         self.diverged: Divergence | None = None
+        self.resets = 0  # `ev reset` lines followed (the sync point is the first)
+        self.first_change: int | None = None  # the frame of this epoch's first set/boids/state event
+        self.max_jump = model.FRAME_RATE * JUMP_SECONDS  # frames a line may lead the newest frame by
 
     # ---- set-up ----
     def set_params(self, raw: dict[str, int]) -> None:
         """The board's parameter values (`list`), before the first reset."""
         for name, v in raw.items():
-            self.sim.params.set_raw(name, v)
+            try:
+                self.sim.params.set_raw(name, v)
+            except ParamError as e:
+                raise LockstepError(f"the board's list: {e}") from None
 
     def adopt(self, rows: list[str]) -> None:
         """Take the board's state from a `dump` (its rows, the `ok` line aside)."""
-        frame, kinds, rng = _parse_rows(rows)
+        frame, kinds, rng = _parse_rows(rows, self.model)
         sim = self.sim
         sim.reset(sim.seed, 0)
         for kind, _ in self.model.STATE_KINDS:
@@ -85,15 +110,25 @@ class Mirror:
         words = line.split()
         if not words:
             return
-        if words[0] == "fr":
-            self._frame(words)
-        elif words[0] == "ev":
-            self._event(words[1:], line)
+        try:
+            if words[0] == "fr":
+                self._frame(words, line)
+            elif words[0] == "ev":
+                self._event(words[1:], line)
+        except (WireError, ParamError) as e:
+            raise LockstepError(f"{e} (in {shown(line)})" if isinstance(e, ParamError) else str(e)) from None
 
-    def _frame(self, words: list[str]) -> None:
-        if len(words) != 3:
-            raise LockstepError(f"bad frame line: {' '.join(words)}")
-        frame, board = int(words[1]), words[2]
+    def _ahead(self, frame: int, line: str) -> int:
+        """`frame`, unless it leads the newest frame by more than max_jump."""
+        if self.synced and frame > self.board_frame + self.max_jump:
+            raise LockstepError(f"frame {frame} is more than {self.max_jump} frames after frame {self.board_frame} "
+                                f"({JUMP_SECONDS} s of the board's time) in {shown(line)}")
+        return frame
+
+    def _frame(self, words: list[str], line: str) -> None:
+        if len(words) != 3 or not _DIGEST.fullmatch(words[2]):
+            raise LockstepError(f"bad frame line: {shown(line)}")
+        frame, board = self._ahead(whole(words[1], 0, U32, "frame", line), line), words[2]
         self.board_frame = frame
         if not self.synced:
             return
@@ -102,7 +137,7 @@ class Mirror:
             return
         mine = digest_text(digest(self.sim))
         if mine != board:
-            self.diverged = Divergence(frame, f"digest: board {board}, simulator {mine}")
+            self.diverged = Divergence(frame, f"digest: board {board}, simulator {mine}", after=self.checked_to)
             return
         self.frames_in_step += frame - self.checked_to
         self.checked_to = frame
@@ -110,31 +145,50 @@ class Mirror:
     def _event(self, words: list[str], line: str) -> None:
         plain, kv = _stamp(words)
         if not plain:
-            raise LockstepError(f"bad event line: {line}")
+            raise LockstepError(f"bad event line: {shown(line)}")
         what, args = plain[0], plain[1:]
+        if what not in _EVENTS:
+            raise LockstepError(f"unknown event: {shown(line)}")
+        if not _EVENTS[what](len(args)):
+            raise LockstepError(f"bad event line: {shown(line)}")
+        at = self._ahead(whole(kv["frame"], 0, U32, "frame", line), line) if "frame" in kv else None
+        if at is None and what != "reset":
+            raise LockstepError(f"no frame= in {shown(line)}")
         self.events += 1
         key = f"{what}/{kv['cause']}" if "cause" in kv else what
         self.event_kinds[key] = self.event_kinds.get(key, 0) + 1
         if what == "reset":
-            self.sim.reset(int(args[0]), int(args[1]))
-            self.synced, self.checked_to, self.paused, self.board_frame = True, 0, False, 0
+            seed, n = whole(args[0], 0, U32, "seed", line), whole(args[1], 0, self.model.CAPACITY, "boids", line)
+            self.sim.reset(seed, n)
+            self.resets, self.first_change = self.resets + 1, None
+            self.synced, self.checked_to, self.board_frame = True, 0, 0  # a reset does not resume a paused board
             return
         if what == "set":  # parameters are followed before the sync too
+            raw = whole(args[1], *I32, "value", line)
+            if args[0] not in self.sim.params.defs:
+                raise LockstepError(f"unknown parameter in {shown(line)}")
             if self.synced:
-                self._to(int(kv["frame"]) - 1)
-            self.sim.params.set_raw(args[0], int(args[1]))
+                self._to(at - 1)
+                self._changed(at)
+            self.sim.params.set_raw(args[0], raw)
             return
+        rows = _state_rows(self.model, args, kv, line) if what == "state" else None
+        n = whole(args[0], 0, self.model.CAPACITY, "boids", line) if what == "boids" else 0
         if not self.synced:
             return
-        self._to(int(kv["frame"]) - 1)
+        self._to(at - 1)
+        if what == "state" or (what == "boids" and kv.get("cause") != "spawn"):  # the spawn is the board's own
+            self._changed(at)
         if what == "boids":
-            self.sim.set_count(int(args[0]))
+            self.sim.set_count(n)
         elif what == "state":
-            self.sim.load_kind(args[0], [tuple(int(v) for v in a.split(",")) for a in args[1:]])
-        elif what in ("pause", "resume"):
-            self.paused = what == "pause"
+            self.sim.load_kind(args[0], rows)
         else:
-            raise LockstepError(f"unknown event: {line}")
+            self.paused = what == "pause"
+
+    def _changed(self, frame: int) -> None:
+        if self.first_change is None:
+            self.first_change = frame
 
     def _to(self, frame: int) -> None:
         """Step to `frame` (never back: a stamp behind the mirror breaks the lockstep)."""
@@ -157,8 +211,8 @@ class Mirror:
         from the mirror's state now ('' when none does)."""
         from .trace import rows as sim_rows
 
-        frame, board, rng = _parse_rows(rows)
-        mine_frame, mine, my_rng = _parse_rows(sim_rows(self.sim).splitlines())
+        frame, board, rng = _parse_rows(rows, self.model)
+        mine_frame, mine, my_rng = _parse_rows(sim_rows(self.sim).splitlines(), self.model)
         if self.diverged:
             self.diverged.detail_frame = frame
         if frame != mine_frame:
@@ -177,20 +231,54 @@ class Mirror:
         return ""
 
 
-def _parse_rows(rows: list[str]) -> tuple[int, dict[str, dict[int, tuple[int, ...]]], int]:
-    """Trace rows of one frame -> (frame, {kind: {index: values}}, rng state)."""
-    frame, kinds, rng = -1, {}, 0
+# event -> whether it may have this many plain words after its name
+_EVENTS = {"reset": (2).__eq__, "set": (2).__eq__, "boids": (1).__eq__, "state": (1).__le__,
+           "pause": (0).__eq__, "resume": (0).__eq__}
+
+
+def _values(text: str, n: int, line: str) -> tuple[int, ...]:
+    """`a,b,c` -> n 32-bit integers (an element's fields)."""
+    parts = text.split(",")
+    if len(parts) != n:
+        raise LockstepError(f"{len(parts)} values where {n} belong in {shown(line)}")
+    return tuple(whole(v, I32[0], U32, "a field", line) for v in parts)
+
+
+def _state_rows(model, args: list[str], kv: dict[str, str], line: str) -> list[tuple[int, ...]]:
+    """`ev state KIND frame=F n=N a,b,c ...` -> N rows of KIND's fields."""
+    fields = dict(model.STATE_KINDS).get(args[0])
+    if fields is None or args[0] == "boid":
+        raise LockstepError(f"no such kind of state in {shown(line)}")
+    n = whole(kv.get("n", ""), 0, capacity_of(model, args[0]), "n", line)
+    if n != len(args) - 1:
+        raise LockstepError(f"n={n} but {len(args) - 1} elements in {shown(line)}")
+    return [_values(a, len(fields), line) for a in args[1:]]
+
+
+def _parse_rows(rows: list[str], model) -> tuple[int, dict[str, dict[int, tuple[int, ...]]], int]:
+    """Trace rows of one frame (`frame,index,kind,fields...`, then the PRNG's)
+    -> (frame, {kind: {index: values}}, rng state), every field checked."""
+    kinds_fields = dict(model.STATE_KINDS)
+    frame, kinds, rng = None, {}, 0
     for row in rows:
         parts = row.strip().split(",")
         if len(parts) < 4:
-            continue
+            raise LockstepError(f"bad dump row: {shown(row)}")
         try:
-            f, i, kind, values = int(parts[0]), int(parts[1]), parts[2], tuple(int(v) for v in parts[3:])
-        except ValueError:
-            raise LockstepError(f"bad dump row: {row}") from None
+            f = whole(parts[0], 0, U32, "frame", row)
+            kind = parts[2]
+            if kind == "rng":
+                rng = whole(parts[3], 0, U32, "the PRNG's state", row)
+            else:
+                if kind not in kinds_fields:
+                    raise LockstepError(f"no such kind of state in dump row {shown(row)}")
+                i = whole(parts[1], 0, capacity_of(model, kind) - 1, "the index", row)
+                kinds.setdefault(kind, {})[i] = _values(",".join(parts[3:]), len(kinds_fields[kind]), row)
+        except WireError as e:
+            raise LockstepError(f"bad dump row: {e}") from None
+        if frame is not None and f != frame:
+            raise LockstepError(f"dump rows of frames {frame} and {f}: {shown(row)}")
         frame = f
-        if kind == "rng":
-            rng = values[0]
-        else:
-            kinds.setdefault(kind, {})[i] = values
+    if frame is None:
+        raise LockstepError("an empty dump")
     return frame, kinds, rng

@@ -10,6 +10,10 @@ window changes goes to the board as `set`, and the mirror takes it from the
 board's `ev set`. The first divergence is pinned down once, by pausing the
 board, taking its `dump` and comparing it with the mirror at the same frame.
 
+Whatever fails on the way, `close` leaves the board as it found it: running
+if we paused it, `watch` off (best effort, each command bounded by the
+client's timeout; nothing is tried once the link is lost).
+
 Callers read `runner.status()` (and a window draws `mirror.sim.scene()`
 under `runner.lock`); nothing here touches a port's thread or Tk.
 """
@@ -22,7 +26,7 @@ class Follow:
     """Start the lockstep on a connected client: `watch on`, the board's
     parameters, `reset SEED` (None: the board's own seed) or, with adopt,
     the board's state from a `dump`. Raises what the client raises
-    (BoardError, BoardLinkLost, ...), leaving nothing running."""
+    (BoardError, BoardLinkLost, BoardReplyError, ...), leaving nothing running."""
 
     def __init__(self, client, model, seed: int | None, timeout: float, every: int = WATCH_EVERY,
                  adopt: bool = False) -> None:
@@ -30,30 +34,54 @@ class Follow:
         from pysim.mirror_runner import MirrorRunner
 
         self.timeout = timeout
+        self.every = every
         self.mirror = Mirror(model)  # the spec's own update order, fixed point: the board's arithmetic
+        self.mirror.max_jump = max(self.mirror.max_jump, 4 * every)  # a line or two lost at EVERY apart
         self.runner = MirrorRunner(self.mirror)
         self.explained = False
+        self.paused_by_us = False  # we paused the board and have not resumed it yet
         client.on_stream = self.runner.put
         try:
+            was_paused = bool(client.stats()["paused"])
+            self.mirror.paused = was_paused  # a reset does not resume it: the mirror must know
             client.watch(True, every)
             raw = {n: d["raw"] for n, d in client.params().items()}
             with self.runner.lock:
-                self.mirror.set_params(raw)
+                self._lockstep_call(self.mirror.set_params, raw, "list")
             if adopt:
                 self.seed = None
-                was_paused = bool(client.stats().get("paused"))
-                client.pause()
-                rows = client.dump()
-                self.runner.settle(timeout)
+                rows = self._paused_dump(client, was_paused)
                 with self.runner.lock:
-                    self.mirror.adopt(rows)
-                if not was_paused:
-                    client.resume()
+                    self._lockstep_call(self.mirror.adopt, rows, "dump")
             else:
                 self.seed = client.reset(seed)  # the sync point
         except BaseException:
             self.close(client)
             raise
+
+    def _paused_dump(self, client, was_paused: bool) -> list[str]:
+        """The board's `dump`, taken paused, every line before it fed to the
+        mirror; the board runs on afterwards unless it was paused already."""
+        if not was_paused:
+            self.paused_by_us = True
+            client.pause()
+        rows = client.dump()
+        self.runner.settle(self.timeout)  # every line sent before the dump is fed
+        if self.paused_by_us:
+            client.resume()
+            self.paused_by_us = False
+        return rows
+
+    @staticmethod
+    def _lockstep_call(fn, arg, reply: str):
+        """fn(arg); a LockstepError (the board's `reply` malformed) as the client's BoardReplyError."""
+        from pysim.lockstep import LockstepError
+        from pysim.serial_client import BoardReplyError
+
+        try:
+            return fn(arg)
+        except LockstepError as e:
+            raise BoardReplyError(f"malformed reply to '{reply}': {e}") from None
 
     def diverged(self) -> bool:
         return self.mirror.diverged is not None or self.runner.error is not None
@@ -62,38 +90,40 @@ class Follow:
         """Once, after the mirror's digest differs: pause the board, take its
         state, let the mirror catch up to the same frame and name the first
         boid and field that differ (into the Divergence's text), then let the
-        board run on (unless it was paused already). A lost link propagates;
-        a board `err` leaves the digest's own text."""
+        board run on (unless it was paused already). A lost link or a
+        malformed dump propagates (the board is resumed by `close`); a board
+        `err` leaves the digest's own text."""
         from pysim.serial_client import BoardError, BoardLinkLost, BoardTimeout
 
         if self.explained or self.mirror.diverged is None:
             return
         self.explained = True
         try:
-            was_paused = bool(client.stats().get("paused"))
-            client.pause()
-            rows = client.dump()
-            self.runner.settle(self.timeout)  # every line sent before the dump is fed
+            rows = self._paused_dump(client, bool(client.stats()["paused"]))
             with self.runner.lock:
-                detail = self.mirror.explain(rows)
+                detail = self._lockstep_call(self.mirror.explain, rows, "dump")
                 if detail and self.mirror.diverged is not None:
                     self.mirror.diverged.detail = detail
-            if not was_paused:
-                client.resume()
         except (BoardTimeout, BoardLinkLost):
             raise
         except BoardError:
             pass  # the digest already says at which frame
 
     def close(self, client=None) -> None:
-        """Stop following: the reader no longer feeds the mirror, the board's
-        watch is switched off (if the link still answers)."""
+        """Stop following: the reader no longer feeds the mirror; the board
+        is resumed if we paused it and its watch switched off (if the link
+        still answers: each command bounded, failures ignored)."""
         from pysim.serial_client import BoardError
 
         if client is not None:
             client.on_stream = None
-            try:
-                client.watch(False)
-            except (BoardError, OSError, ValueError):
-                pass
+            for line in (["resume"] if self.paused_by_us else []) + ["watch off"]:
+                try:
+                    if client.link_error is None:
+                        client.command(line)
+                    else:  # no reader to hear the reply: say it once, in case the port still takes it
+                        client.tell(line)
+                except (BoardError, OSError, ValueError):
+                    pass
+            self.paused_by_us = False
         self.runner.stop()

@@ -7,16 +7,24 @@ frames in step, the board's frame and frame rate, how far the mirror lags.
 A mirror that cannot keep up falls behind (and says so once it is more than
 a second late) but still checks every frame it reaches: lines are queued,
 never dropped.
+
+Whatever stops the mirror (a line it refuses, an error inside the
+simulation) ends it for good: `error` says why, status() reports it, and the
+lines after it are read and dropped (so `settle` never waits on a dead
+mirror). A caller ends the run on it; the status never says "in step" again.
 """
 from __future__ import annotations
 
 import collections
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass
 
-from .lockstep import LockstepError, Mirror
+from .lockstep import Mirror
+
+_FRAME_WORD = re.compile(r"[0-9]{1,10}")
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,8 @@ class MirrorStatus:
     behind: bool  # more than a second behind the board
     paused: bool
     events: int  # `ev` lines applied
-    diverged: str | None  # the Divergence's text
+    diverged: str | None  # the Divergence's text, or the error that stopped the mirror
+    error: str | None = None  # what stopped the mirror (a line it refused, a failure), if anything
 
     def line(self) -> str:
         if self.diverged:
@@ -55,6 +64,8 @@ class MirrorRunner:
         self._newest = 0
         self._stop = threading.Event()
         self.error: str | None = None
+        # lines waiting for the mirror before it gives up: ten minutes of frames at the board's rate
+        self.queue_limit = mirror.model.FRAME_RATE * 600
         self.until = 0  # >0: lines after this many frames in step are read and dropped (watch --frames N)
         self._thread = threading.Thread(target=self._run, name="lockstep mirror", daemon=True)
         self._thread.start()
@@ -62,15 +73,15 @@ class MirrorRunner:
     # ---- the reader's side ----
     def put(self, line: str) -> None:
         if line.startswith("fr "):
-            try:
-                frame = int(line.split()[1])
-            except (IndexError, ValueError):
-                frame = self._newest
-            self._newest = frame
-            self._arrivals.append((time.monotonic(), frame))
+            words = line.split()
+            if len(words) > 1 and _FRAME_WORD.fullmatch(words[1]):  # else the mirror says what is wrong
+                self._newest = int(words[1])
+                self._arrivals.append((time.monotonic(), self._newest))
         elif line.startswith("ev reset"):
             self._newest = 0
             self._arrivals.clear()
+        if self._q.qsize() >= self.queue_limit and self.error is None:  # a flood, or a mirror that cannot follow
+            self.error = f"the mirror is more than {self.queue_limit} lines behind the board"
         self._q.put(line)
 
     # ---- the worker ----
@@ -81,12 +92,13 @@ class MirrorRunner:
             except queue.Empty:
                 continue
             try:
-                if self.until and self.mirror.frames_in_step >= self.until:
-                    continue  # done: the count stays N, whenever the caller looks
+                if self.error or (self.until and self.mirror.frames_in_step >= self.until):
+                    continue  # stopped, or done: the count stays N, whenever the caller looks
                 with self.lock:
                     self.mirror.feed(line)
-            except (LockstepError, ValueError, KeyError, IndexError) as e:
-                self.error = f"cannot follow the board: {e}"
+            except Exception as e:  # noqa: BLE001 - anything (an OverflowError in the engine) ends the mirror
+                why = " ".join(str(e).split())  # one line, whatever the exception holds
+                self.error = f"cannot follow the board: {why}" if why else f"the mirror failed: {e!r}"
             finally:
                 self._q.task_done()
 
@@ -111,6 +123,9 @@ class MirrorRunner:
             fps = (arr[-1][1] - arr[0][1]) / (arr[-1][0] - arr[0][0])
         lag = max(0, self._newest - m.sim.frame) if m.synced else 0
         rate = m.model.FRAME_RATE
-        diverged = str(m.diverged) if m.diverged else self.error
+        error = self.error
+        if error is None and not self._thread.is_alive() and not self._stop.is_set():
+            error = "the mirror's thread stopped"
+        diverged = str(m.diverged) if m.diverged else error
         return MirrorStatus(m.synced, m.frames_in_step, self._newest, m.sim.frame, fps, lag, lag / rate,
-                            lag > rate, m.paused, m.events, diverged)
+                            lag > rate, m.paused, m.events, diverged, error)

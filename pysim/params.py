@@ -38,8 +38,14 @@ class ParamSet:
         return raw
 
     def set_raw(self, name: str, raw: int) -> None:
-        """Take a value the board reports (its raw integer), as it holds it."""
-        p = self.defs[name]
+        """Take a value the board reports (its raw integer), as it holds it.
+        The board holds only values in the parameter's range: anything else
+        (a broken or hostile board) is refused, and changes nothing."""
+        p = self.defs.get(name)
+        if p is None:
+            raise ParamError(f"unknown parameter '{name}'")
+        if not p.min_raw <= int(raw) <= p.max_raw:
+            raise ParamError(f"{name}: raw {int(raw)} outside [{p.min_raw}, {p.max_raw}]")
         self.raw[name] = int(raw)
         self.text[name] = self.show(p, int(raw))
 

@@ -12,6 +12,12 @@ answered by zero or more `param ...` lines and one line starting `ok` or
 `err REASON`. Telemetry lines (`tm k=v ...`) and, under `watch`, the
 lockstep's `fr` and `ev` lines may arrive at any time; a reader thread routes
 them apart from replies (`on_telemetry`, `on_stream`), in wire order.
+
+Nothing the board sends is trusted: lines are bounded (pysim/wire.py), every
+field a method returns is checked (BoardReplyError names the reply), a reply
+has a bounded number of lines and time, and a failure of the reader thread
+(a closed port, an overlong line) is kept and raised by every later call as
+BoardLinkLost (`link_error` holds it for a caller that only listens).
 """
 from __future__ import annotations
 
@@ -24,10 +30,15 @@ from typing import Callable
 
 import serial
 
+from . import board_replies as replies
+from .wire import LineSplitter, WireError, fields as _fields, shown
+
 # Ctrl-U: the board discards the line received so far (a previous session may
 # have left half a line in its buffer).
 _LINE_KILL = b"\x15"
 _INT_INFO_FIELDS = ("capacity", "fps")
+_READ_MAX = 65536  # bytes taken from the port at a time
+_WAKE = object()  # put by the reader when it fails: wakes a waiting command
 
 
 class BoardError(Exception):
@@ -46,17 +57,14 @@ class BoardLinkLost(BoardError):
     """The port itself failed (unplugged cable, closed pty): reconnect."""
 
 
+class BoardReplyError(BoardLinkLost):
+    """The board's reply breaks the protocol (a field missing or out of
+    range, an overlong line, too many lines): the link cannot be trusted as
+    it is; the reason names the reply, escaped and cut short."""
+
+
 class SpecMismatchWarning(UserWarning):
     """The board runs firmware generated from another spec than the local model."""
-
-
-def _fields(words: list[str]) -> dict[str, str]:
-    out = {}
-    for w in words:
-        k, sep, v = w.partition("=")
-        if sep:
-            out[k] = v
-    return out
 
 
 def parse_telemetry(line: str) -> dict[str, int] | None:
@@ -105,15 +113,22 @@ class BoardClient:
         # called from the reader thread with every `fr`/`ev` line, in wire order
         self.on_stream: Callable[[str], None] | None = None
         self.info: dict = {}
+        # set once by the reader thread when the link fails; raised by every later call
+        self.link_error: BoardLinkLost | None = None
         self._defs = {p.name: p for p in model.PARAMS}
         self._names = frozenset(c[0] for c in getattr(model, "COMMANDS", ()))
         self._scale = 1 << model.FRAC_BITS
+        self.reply_lines = replies.reply_lines(model)
+        baud = baud or model.BAUD
+        # a long reply (`dump` of a full flock) may take the time its bytes need at the baud rate
+        self.reply_time = self.reply_lines * replies.row_bytes(model) * 10 / baud
         self._lock = threading.Lock()
         self._replies: queue.Queue = queue.Queue()
+        self._waiting = False  # a command waits for its reply: only then are reply lines queued
         self._closed = threading.Event()
         # write_timeout: a board that stops reading (its input buffer full) makes
         # a command time out instead of blocking the caller for ever
-        self._ser = serial.Serial(port, baudrate=baud or model.BAUD, timeout=0.05, write_timeout=timeout)
+        self._ser = serial.Serial(port, baudrate=baud, timeout=0.05, write_timeout=timeout)
         self._reader = threading.Thread(target=self._read_loop, name=f"board-reader {port}", daemon=True)
         self._reader.start()
         try:
@@ -144,21 +159,34 @@ class BoardClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def check(self) -> None:
+        """Raise the link's failure (BoardLinkLost), if the reader met one."""
+        if self.link_error is not None:
+            raise self.link_error
+
+    def _fail(self, error: BoardLinkLost) -> None:
+        if self.link_error is None and not self._closed.is_set():
+            self.link_error = error
+            self._replies.put(_WAKE)
+
     def _read_loop(self) -> None:
-        buf = b""
+        lines = LineSplitter()
         while not self._closed.is_set():
             try:
-                chunk = self._ser.read(max(1, self._ser.in_waiting))
+                chunk = self._ser.read(min(_READ_MAX, max(1, self._ser.in_waiting)))
             except (OSError, TypeError, AttributeError, serial.SerialException) as e:
-                if not self._closed.is_set():
-                    self._replies.put(e)  # wake a waiting command with the cause
+                self._fail(BoardLinkLost(f"port failed: {e}"))
                 return
             if not chunk:
                 continue
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for raw in lines:
-                self._route(raw.decode("ascii", "replace").strip("\r"))
+            done, too_long = lines.feed(chunk)
+            try:
+                for raw in done:
+                    self._route(raw.decode("ascii", "replace").strip("\r"))
+            except Exception as e:  # a bug in a callback: the caller hears of it, the reader goes on
+                self._fail(BoardLinkLost(f"the reader's handler failed: {e!r}"))
+            if too_long:  # a line was lost: no reply or lockstep can be trusted after it
+                self._fail(BoardReplyError(f"the board sent {too_long}"))
 
     def _route(self, line: str) -> None:
         if line.startswith(("fr ", "ev ")):
@@ -168,7 +196,8 @@ class BoardClient:
             return
         tm = parse_telemetry(line)
         if tm is None:
-            self._replies.put(line)
+            if self._waiting:  # nobody asked: dropped (a flood cannot fill memory)
+                self._replies.put(line)
             return
         self.latest_telemetry = tm
         cb = self.on_telemetry
@@ -182,7 +211,10 @@ class BoardClient:
     def command(self, line: str) -> list[str]:
         """Send one command line; the reply lines (any `param` lines, then the
         `ok` line). Raises BoardError(reason) on `err`, BoardTimeout when no
-        reply comes within the timeout."""
+        reply line comes within the timeout (a long reply may take
+        `reply_time` more, its lines each within the timeout),
+        BoardReplyError when it has more than `reply_lines` lines,
+        BoardLinkLost once the link failed."""
         if "\r" in line or "\n" in line or not line.strip():
             raise ValueError(f"one non-blank command line expected, got {line!r}")
         first = line.split()[0]
@@ -192,26 +224,52 @@ class BoardClient:
             raise BoardError(f"unknown command '{first}' (try: help)")
         data = line.encode("ascii") + b"\n"
         with self._lock:
+            self.check()
             self._drain()
-            self._send(data, line)
-            got: list[str] = []
-            deadline = time.monotonic() + self.timeout
-            while True:
-                left = deadline - time.monotonic()
-                try:
-                    item = self._replies.get(timeout=max(left, 0.0))
-                except queue.Empty:
-                    raise BoardTimeout(f"no reply to '{line}' within {self.timeout} s") from None
-                if isinstance(item, Exception):
-                    raise BoardLinkLost(f"port failed: {item}") from item
-                if item in (line, "^U", ""):  # the board's echo of what we typed, when echo is on
-                    continue
-                if item == "ok" or item.startswith("ok "):
-                    got.append(item)
-                    return got
-                if item == "err" or item.startswith("err "):
-                    raise BoardError(item[4:])
+            self._waiting = True
+            try:
+                self._send(data, line)
+                return self._collect(line)
+            finally:
+                self._waiting = False
+
+    def _collect(self, line: str) -> list[str]:
+        got: list[str] = []
+        start = time.monotonic()
+        last_end = start + self.timeout + self.reply_time
+        deadline = start + self.timeout
+        while True:
+            item = self._next(deadline, f"no reply to '{line}' within {self.timeout} s")
+            if item in (line, "^U", ""):  # the board's echo of what we typed, when echo is on
+                continue
+            if item == "ok" or item.startswith("ok "):
                 got.append(item)
+                return got
+            if item == "err" or item.startswith("err "):
+                raise BoardError(item[4:])
+            got.append(item)
+            if len(got) >= self.reply_lines:
+                raise BoardReplyError(f"more than {self.reply_lines} lines in reply to '{line}', "
+                                      f"the last {shown(item)}")
+            deadline = min(time.monotonic() + self.timeout, last_end)  # the next line of a long reply
+
+    def _next(self, deadline: float, late: str) -> str:
+        """The next reply line before `deadline` (BoardTimeout(late) after it)."""
+        try:
+            item = self._replies.get(timeout=max(deadline - time.monotonic(), 0.0))
+        except queue.Empty:
+            self.check()
+            raise BoardTimeout(late) from None
+        if item is _WAKE:
+            self.check()
+        return item
+
+    def tell(self, line: str) -> None:
+        """Send a command without waiting for its reply: the best a caller can
+        do once the link failed (its reader is gone, its port may still take
+        bytes). Errors are BoardTimeout / BoardLinkLost from the write."""
+        with self._lock:
+            self._send(line.encode("ascii") + b"\n", line)
 
     def _send(self, data: bytes, what: str) -> None:
         try:
@@ -229,9 +287,14 @@ class BoardClient:
             except queue.Empty:
                 return
 
-    def _ok(self, line: str) -> list[str]:
-        """The words after `ok` of the reply's last line."""
-        return self.command(line)[-1].split()[1:]
+    def _reply(self, line: str, parse, *args, whole_reply: bool = False):
+        """The command's last line, read by `parse` (pysim/board_replies.py):
+        a malformed reply is a BoardReplyError naming it."""
+        reply = self.command(line)
+        try:
+            return parse(reply if whole_reply else reply[-1], *args)
+        except WireError as e:
+            raise BoardReplyError(f"malformed reply to '{line}': {e}") from None
 
     def _number(self, name: str, raw: int) -> float | int:
         p = self._defs.get(name)
@@ -239,53 +302,26 @@ class BoardClient:
             return raw
         return raw / self._scale
 
-    def _confirmed(self, words: list[str], name: str) -> float | int:
-        f = _fields(words)
-        if name not in f or "raw" not in f:
-            raise BoardError(f"unexpected reply for {name}: ok {' '.join(words)}")
-        return self._number(name, int(f["raw"]))
-
     def set(self, name: str, value) -> float | int:
         """Set a parameter; returns the value the board now holds (exactly
         raw / 2^F for fixed, an int for int parameters)."""
-        return self._confirmed(self._ok(f"set {name} {value_text(value)}"), name)
+        return self._number(name, self._reply(f"set {name} {value_text(value)}", replies.raw_value, name))
 
     def get(self, name: str) -> float | int:
-        return self._confirmed(self._ok(f"get {name}"), name)
+        return self._number(name, self._reply(f"get {name}", replies.raw_value, name))
 
     def params(self) -> dict[str, dict]:
-        out = {}
-        for line in self.command("list")[:-1]:
-            words = line.split()
-            if not words or words[0] != "param" or "=" not in words[1]:
-                continue
-            name, _, _ = words[1].partition("=")
-            f = _fields(words[2:])
-            typ = f.get("type", "fixed")
-            num = int if typ == "int" else float
-            out[name] = {
-                "value": self._number(name, int(f["raw"])) if typ != "int" else int(f["raw"]),
-                "raw": int(f["raw"]),
-                "min": num(f["min"]),
-                "max": num(f["max"]),
-                "default": num(f["default"]),
-                "id": int(f["id"]),
-                "tunable": f.get("tunable") == "1",
-                "type": typ,
-                "unit": "" if f.get("unit", "-") == "-" else f["unit"],
-            }
-        return out
+        return self._reply("list", replies.params, self._scale, whole_reply=True)
 
     def stats(self) -> dict[str, int]:
-        return {k: int(v) for k, v in _fields(self._ok("stats")[1:]).items()}
+        return self._reply("stats", replies.stats)
 
     def set_count(self, n: int) -> int:
-        return int(_fields(self._ok(f"boids {int(n)}"))["boids"])
+        return self._reply(f"boids {int(n)}", replies.count, self.model.CAPACITY)
 
     def reset(self, seed: int | None = None) -> int:
         """Restart the flock (same size, same parameters); returns the seed used."""
-        words = self._ok("reset" if seed is None else f"reset {int(seed)}")
-        return int(_fields(words)["seed"])
+        return self._reply("reset" if seed is None else f"reset {int(seed)}", replies.seed)
 
     def pause(self) -> None:
         self.command("pause")
@@ -296,10 +332,14 @@ class BoardClient:
     def telemetry(self, on: bool) -> None:
         self.command("telemetry on" if on else "telemetry off")
 
-    def watch(self, on: bool, every: int = 1) -> int:
-        """Lockstep lines on or off; returns the board's frame now."""
-        words = self._ok(f"watch on {int(every)}" if on else "watch off")
-        return int(_fields(words)["frame"])
+    def watch(self, on: bool | None, every: int = 1) -> int:
+        """Lockstep lines on or off (None: as they are); returns the board's frame now."""
+        return self._reply("watch" if on is None else f"watch on {int(every)}" if on else "watch off",
+                           replies.frame)
+
+    def watching(self) -> bool:
+        """Whether the board's `watch` is on (asked without changing it)."""
+        return self.command("watch")[-1].startswith("ok watch on")
 
     def dump(self) -> list[str]:
         """The board's state now as trace rows (the last is the PRNG's)."""
@@ -314,17 +354,16 @@ class BoardClient:
         """Drop any half line the board holds, ask `info`, and skip whatever a
         previous session left in the pipe until the info line arrives."""
         with self._lock:
-            self._send(_LINE_KILL + b"info\n", "info")
-            deadline = time.monotonic() + self.timeout
-            while True:
-                try:
-                    item = self._replies.get(timeout=max(deadline - time.monotonic(), 0.0))
-                except queue.Empty:
-                    raise BoardTimeout(f"no reply to 'info' within {self.timeout} s") from None
-                if isinstance(item, Exception):
-                    raise BoardLinkLost(f"port failed: {item}") from item
-                if item.startswith("ok info "):
-                    return self._parse_info(item)
+            self._waiting = True
+            try:
+                self._send(_LINE_KILL + b"info\n", "info")
+                deadline = time.monotonic() + self.timeout
+                while True:
+                    item = self._next(deadline, f"no reply to 'info' within {self.timeout} s")
+                    if item.startswith("ok info "):
+                        return self._parse_info(item)
+            finally:
+                self._waiting = False
 
     @staticmethod
     def _parse_info(line: str) -> dict:
@@ -347,3 +386,4 @@ class BoardClient:
             setter.__name__ = attr
             setter.__doc__ = f"set {p.name} ({p.unit or 'no unit'}, [{p.min}, {p.max}]): {p.description}"
             setattr(self, attr, setter)
+
