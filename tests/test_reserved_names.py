@@ -82,12 +82,16 @@ def test_every_lower_case_macro_of_the_real_headers_is_reserved(macros):
     assert not missing, f"lower-case macros of the firmware's headers not in codegen/names.py: {missing}"
 
 
+def _stems(name: str) -> list[str]:
+    """Every rule name R for which `R_<sum>` can spell `name`: si_addr_lsb -> si, si_addr."""
+    parts = name.split("_")
+    return ["_".join(parts[:k]) for k in range(1, len(parts))]
+
+
 def test_no_rule_name_prefixes_a_macro(macros):
     """A rule's sums are C names `<rule>_<sum>`: a rule `si` with a sum `pid` is si_pid."""
     for n in macros:
-        parts = n.split("_")
-        for k in range(1, len(parts)):
-            stem = "_".join(parts[:k])
+        for stem in _stems(n):
             assert rule_name_problem(stem), f"a rule named '{stem}' could name a sum {n}, a macro"
 
 
@@ -123,7 +127,7 @@ def test_the_runtime_names_the_rule_code_sees_are_reserved(tmp_path):
     assert {"fx_mul", "fx", "memcpy"} <= names  # the scan sees them
     missing = sorted(n for n in names if identifier_problem(n) is None)
     assert not missing, f"names the rule code sees that codegen/names.py does not reserve: {missing}"
-    stems = sorted(n for n in names if "_" in n and not rule_name_problem(n.rsplit("_", 1)[0]))
+    stems = sorted(n for n in names for stem in _stems(n) if not rule_name_problem(stem))
     assert not stems, f"rules named after these stems could shadow them with a sum: {stems}"
 
 
