@@ -7,6 +7,11 @@
  *   [--perturb F]   (tests of the lockstep) whenever frame F completes, add
  *                   1 to boid 0's raw x without telling anyone: a deliberate
  *                   divergence `boidsgen watch` must pin to frame F + 1
+ *   A BREAK on the pty (the bytes 0xFF 0x00 0x00: platform_host.h) restarts
+ *   the program as MCLR restarts the board: it executes itself again with the
+ *   same arguments and `--pty-fd M`, the pty's master kept open, so the port's
+ *   path stays and everything else starts over (parameters, --set, the seed's
+ *   flock, watch, telemetry and echo off, time and frames from 0).
  *   [--m4k-cost FILE [--adaptive on|off]]  (headless) the modelled M4K clock:
  *                   each frame takes the time `boidsgen budget --cost-table
  *                   FILE` modelled for its flock size, and the adaptive spawn
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "boids_app.h"
 #include "boids_flock.h"
@@ -136,6 +142,31 @@ static int apply_set(const char *arg)
     return 1;
 }
 
+/* The host's MCLR: run this program again on the same pty (see the top). */
+static void restart_after_break(int argc, char **argv, int master)
+{
+    static char fd_text[16];
+    char **again = calloc((size_t)argc + 3, sizeof *again);
+    int i, k = 0;
+    if (!again) exit(1);
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--pty-fd") && i + 1 < argc) {
+            i++; /* the previous restart's: replaced below */
+            continue;
+        }
+        again[k++] = argv[i];
+    }
+    snprintf(fd_text, sizeof fd_text, "%d", master);
+    again[k++] = "--pty-fd";
+    again[k++] = fd_text;
+    again[k] = NULL;
+    printf("break: restarting\n");
+    fflush(stdout);
+    execv("/proc/self/exe", again);
+    perror("boids_host: cannot restart after a BREAK");
+    exit(1);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
@@ -155,8 +186,8 @@ static int parse_u32(const char *s, uint32_t *out)
 
 int main(int argc, char **argv)
 {
-    uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0;
-    int headless = 0, use_pty = 0, have_boids = 0, i;
+    uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0, fd = 0;
+    int headless = 0, use_pty = 0, have_boids = 0, i, pty_fd = -1;
     const char *trace_path = NULL, *shot = NULL, *png = NULL, *gif_path = NULL, *cost_path = NULL;
     int adaptive = 1;
     const char *sets[64];
@@ -176,6 +207,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--gif-frames") && parse_u32(v, &gif_frames) && gif_frames > 0) i++;
         else if (!strcmp(a, "--set") && v && nsets < 64) sets[nsets++] = v, i++;
         else if (!strcmp(a, "--pty")) use_pty = 1;
+        else if (!strcmp(a, "--pty-fd") && parse_u32(v, &fd) && fd < 1024) pty_fd = (int)fd, use_pty = 1, i++;
         else if (!strcmp(a, "--perturb") && parse_u32(v, &perturb_at)) perturb = 1, i++;
         else if (!strcmp(a, "--m4k-cost") && v) cost_path = v, i++;
         else if (!strcmp(a, "--adaptive") && v && (!strcmp(v, "on") || !strcmp(v, "off"))) adaptive = !strcmp(v, "on"), i++;
@@ -265,13 +297,15 @@ int main(int argc, char **argv)
         signal(SIGTERM, on_signal);
         signal(SIGPIPE, SIG_IGN);
         if (use_pty) {
-            const char *p = host_open_pty();
+            const char *p = pty_fd >= 0 ? host_adopt_pty(pty_fd) : host_open_pty();
             if (!p) {
                 perror("boids_host: cannot open a pseudo-terminal");
                 return 1;
             }
-            printf("pty: %s\n", p);
-            fflush(stdout);
+            if (pty_fd < 0) {
+                printf("pty: %s\n", p);
+                fflush(stdout);
+            }
         } else {
             host_serial_fds(0, 1);
         }
@@ -280,6 +314,7 @@ int main(int argc, char **argv)
         t_end = time(NULL) + (time_t)seconds;
         while (!stop_flag && !(seconds && time(NULL) >= t_end) && !(!use_pty && host_serial_eof())) {
             boids_app_run();
+            if (host_serial_break()) restart_after_break(argc, argv, host_pty_master());
             nanosleep(&nap, NULL);
         }
     }

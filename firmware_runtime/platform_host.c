@@ -20,6 +20,8 @@ static int virtual_time;
 static uint64_t virtual_ns;
 static struct timespec t_start;
 static int in_fd = 0, out_fd = 1, in_eof;
+/* The host's BREAK (a pty cannot carry one): see platform_host.h. */
+static int on_pty, break_run, break_seen;
 static void (*frame_cb)(uint32_t);
 
 void plat_init(void)
@@ -63,12 +65,20 @@ int plat_serial_getc(void)
 {
     unsigned char c;
     ssize_t n;
-    if (in_fd < 0 || in_eof) return -1;
+    if (in_fd < 0 || in_eof || break_seen) return -1; /* in reset: the rest is the next start's */
     n = read(in_fd, &c, 1);
-    if (n == 1) return c;
+    if (n == 1) {
+        /* the bytes still reach the parser (0xFF and NUL make a bad line, as on the board) */
+        break_run = (c == 0xFF) ? 1 : (c == 0 && break_run) ? break_run + 1 : 0;
+        if (on_pty && break_run == 3) break_seen = 1;
+        return c;
+    }
     if (n == 0) in_eof = 1;
     return -1;
 }
+
+int host_serial_break(void) { return break_seen; }
+int host_pty_master(void) { return on_pty ? in_fd : -1; }
 
 /* A UART sends whether or not anyone listens. When the reader stops reading
  * (a pty whose client went away fills up), wait a little once, then drop
@@ -117,9 +127,16 @@ const char *host_open_pty(void)
         cfmakeraw(&tio);
         tcsetattr(slave, TCSANOW, &tio);
     }
-    (void)fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK);
-    in_fd = m;
-    out_fd = m;
+    return host_adopt_pty(m);
+}
+
+const char *host_adopt_pty(int master)
+{
+    const char *path = ptsname(master);
+    if (!path || fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK) != 0) return NULL;
+    in_fd = master;
+    out_fd = master;
+    on_pty = 1;
     return path;
 }
 

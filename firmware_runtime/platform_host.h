@@ -17,6 +17,15 @@ void host_frame_cost(uint64_t (*cost_ns)(int32_t boids));
 void host_serial_fds(int in_fd, int out_fd);
 /* Open a pseudo-terminal for the serial link; returns its path or NULL. */
 const char *host_open_pty(void);
+/* Serve the pty whose master is already open (after a restart); its path or NULL. */
+const char *host_adopt_pty(int master);
+/* A BREAK on the pty: the bytes 0xFF 0x00 0x00, what a Linux serial port
+ * reports for a BREAK with PARMRK set (termios(3)), since a pty carries no
+ * BREAK itself (tcsendbreak on either side is a no-op). The board's BREAK
+ * pulls MCLR low: it restarts. True once seen; nothing more is read, so the
+ * bytes after it are the restarted firmware's (host_main.c re-executes). */
+int host_serial_break(void);
+int host_pty_master(void); /* the pty's master descriptor, -1 when not on a pty */
 /* The panel (host_ili9340.c): the SPI bytes the ILI9340 driver sent, the
  * framebuffer they decode to (RGB565, BOIDS_PANEL_WIDTH x BOIDS_PANEL_HEIGHT,
  * row-major: what the board's panel shows), whether the controller is out of
