@@ -179,18 +179,16 @@ class BoardLink:
         """The event that tells the window why the link dropped, in one line:
         'refused', 'disconnected' (the port failed or the board is silent) or
         'malformed' (the board answered something the window cannot use)."""
-        from pysim import serial_client
-        from pysim.serial_client import BoardError
+        from pysim.serial_client import BoardError, BoardReplyError
 
-        # a reply that breaks the protocol (serial_client's BoardReplyError, a kind of lost link)
-        broken = getattr(serial_client, "BoardReplyError", ())
         if isinstance(e, Refused):
             return "refused", e.reason
         if isinstance(e, NotADevice):
             return "disconnected", str(e)
         reason = getattr(e, "reason", None) or f"{type(e).__name__}: {e}"
         reason = " ".join(str(reason).split())[:200]
-        if isinstance(e, OSError) or (isinstance(e, BoardError) and _lost(e) and not isinstance(e, broken)):
+        # a reply that breaks the protocol is a kind of lost link to the client: to the user, it is malformed
+        if isinstance(e, OSError) or (isinstance(e, BoardError) and _lost(e) and not isinstance(e, BoardReplyError)):
             return "disconnected", f"{self.port}: {reason}"
         return "malformed", f"{self.port}: the board's reply cannot be used ({reason}); reconnecting"
 
