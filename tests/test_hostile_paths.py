@@ -146,6 +146,24 @@ def test_a_file_linked_out_of_the_output_is_refused(tmp_path, capsys):
     assert cfg.is_symlink()
 
 
+def test_output_option_follows_the_same_rule(tmp_path, capsys):
+    """generate -o DIR: the folder the user names may itself be a link (their
+    choice), but nothing inside it may lead out of it."""
+    spec = _project(tmp_path / "proj")
+    real = tmp_path / "real_out"
+    (tmp_path / "named").symlink_to(real.name)
+    real.mkdir()
+    assert main(["generate", str(spec), "-o", str(tmp_path / "named")]) == 0
+    assert (real / "firmware" / "boids_config.h").is_file()
+    outside = _outside(tmp_path)
+    (real / "python" / "__pycache__").symlink_to(outside)
+    spec.write_text(BOIDS.replace("seed: 1", "seed: 9"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["generate", str(spec), "-o", str(tmp_path / "named")]) == 2
+    _one_error_line(capsys.readouterr().err, "__pycache__", "symbolic link")
+    assert sorted(p.name for p in outside.iterdir()) == ["frame.png", "secret.txt"]
+
+
 # ---------------------------------------------------------------- bounded reads
 
 def _cli(args: list[str], cwd: Path, env: dict | None = None, timeout: float = RUN) -> subprocess.CompletedProcess:
