@@ -1,4 +1,4 @@
-"""A broken or hostile board (tests/fake_board.py, on a real pty) against the
+"""A broken or hostile board (tests/scripted_board.py, on a real pty) against the
 serial client and `boidsgen watch` (issue 32): silence, floods, 16 MB lines,
 malformed replies, huge numbers, a board that disappears. Each case ends
 within its timeout with one line saying why (exit 2 for the board's fault, 1
@@ -18,7 +18,7 @@ from pysim.serial_client import BoardClient, BoardLinkLost, BoardReplyError, Boa
 
 from .conftest import DEFAULT_SPEC, ROOT
 from .deadline import Deadline
-from .fake_board import SILENT, FakeBoard
+from .scripted_board import SILENT, FakeBoard
 
 TIMEOUT = 0.5  # the client's and watch's --timeout in these tests
 ENDS_WITHIN = 30.0  # seconds a watch run may take here (start-up ~3 s, then a few timeouts) before it counts as hung

@@ -6,6 +6,8 @@ the first frame, boid and field of a divergence made on purpose."""
 from __future__ import annotations
 
 import os
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -167,6 +169,7 @@ def test_a_divergence_is_pinned_to_its_frame_boid_and_field(built):
     host = Host(exe, "--perturb", "120")
     try:
         rc, out = watch(host.path, "--frames", "1000")
+        assert_running_with_watch_off(host.path)  # explained (paused, dumped), then resumed; watch off
     finally:
         host.stop()
     assert rc == 1, out
@@ -272,3 +275,113 @@ def test_adopting_the_boards_state_instead_of_a_reset(built):
         host.stop()
     assert rc == 0, out
     assert "adopted the board's state at frame " in out and "reset" not in out.split("events applied:")[1], out
+
+
+# ---- issue 32: watch ends, and leaves the board as it found it ----
+
+def board_state(path: str) -> tuple[dict[str, int], str]:
+    """(the board's stats, its reply to a bare `watch`) from a fresh connection."""
+    link = Link(path)
+    try:
+        link.write(b"\x15info\n")
+        link.until("ok info ")
+        stats = dict(w.split("=") for w in link.ask("stats")[-1].split()[2:])
+        return {k: int(v) for k, v in stats.items()}, link.ask("watch")[-1]
+    finally:
+        link.close()
+
+
+def assert_running_with_watch_off(path: str) -> None:
+    stats, watching = board_state(path)
+    assert stats["paused"] == 0 and watching.startswith("ok watch off"), (stats, watching)
+
+
+def watch_proc(port: str, *args: str) -> subprocess.Popen:
+    """`boidsgen watch` started, once its status says it is in step (stdout line by line, unbuffered)."""
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.cli", "watch", port, "--spec", DEFAULT_SPEC, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = Deadline(WATCH_LIMIT, "'in step' status line from watch")
+    seen: list[str] = []
+    while not (seen and re.match(r"in step: [1-9]", seen[-1])):
+        deadline.check(seen[-3:])
+        seen.append(read_line(proc.stdout, WATCH_LIMIT, "a status line from watch"))
+        assert seen[-1], f"watch ended early: {seen} {proc.stderr.read()}"
+    return proc
+
+
+def ended(proc: subprocess.Popen, seconds: float) -> tuple[int, str, str]:
+    """The exit status, stdout and stderr of a watch expected to end within `seconds`."""
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate(timeout=5)
+        raise AssertionError(f"watch still running {seconds} s after it should have ended") from None
+    return proc.returncode, out, err
+
+
+def one_line_reason(err: str) -> str:
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("boidsgen watch: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_the_host_board_killed_mid_watch_ends_it_within_the_timeout(built):
+    """Was: `no frame from the board for 5 s`, every 5 s, for ever."""
+    _, exe, _ = built
+    host = Host(exe)
+    proc = watch_proc(host.path, "--timeout", "1")
+    host.proc.kill()
+    reap(host.proc, "boids_host --pty")
+    host.proc.stdout.close()
+    host.proc.stderr.close()
+    rc, out, err = ended(proc, 5.0)
+    assert rc == 2 and "port failed" in one_line_reason(err), (out, err)
+
+
+def test_watch_switched_off_by_another_program_ends_it(built):
+    """Another program on the port sends `watch off` (as after a reset of the
+    board): the stream stops, `stats` shows the board running on, exit 2."""
+    _, exe, _ = built
+    host = Host(exe)
+    try:
+        proc = watch_proc(host.path, "--timeout", "1")
+        w = Writer(host.path, [(0.0, b"watch off\r")])
+        try:
+            rc, out, err = ended(proc, 10.0)
+        finally:
+            w.close()
+        assert rc == 2 and "its watch is off" in one_line_reason(err), (out, err)
+        assert_running_with_watch_off(host.path)
+    finally:
+        host.stop()
+
+
+def test_an_interrupt_leaves_the_board_running_with_watch_off(built):
+    _, exe, _ = built
+    host = Host(exe)
+    try:
+        proc = watch_proc(host.path)
+        proc.send_signal(signal.SIGINT)
+        rc, out, _ = ended(proc, 10.0)
+        assert rc == 130 and "watch: interrupted" in out, out
+        assert_running_with_watch_off(host.path)
+    finally:
+        host.stop()
+
+
+def test_every_k_names_the_frames_between_then_the_first_by_replay(built):
+    """--every 10 and a divergence made at frame 128: the digests of 120 and
+    130 bracket it ("between frames 121 and 130"; was "frame 130"); the board
+    is reset again and replayed with a digest every frame up to 130, which
+    names frame 128 and the boid and field; then the board runs, watch off."""
+    _, exe, _ = built
+    host = Host(exe, "--perturb", "127")
+    try:
+        rc, out = watch(host.path, "--every", "10", "--frames", "1000")
+        assert rc == 1, out
+        assert "watch: diverged between frames 121 and 130: boid 0 field x (board " in out, out
+        assert "watch: replay: diverged at frame 128: boid 0 field x (board " in out, out
+        assert_running_with_watch_off(host.path)
+    finally:
+        host.stop()
