@@ -38,7 +38,14 @@ def _compile_commands(target: str, build: Path) -> list[list[str]]:
     res = subprocess.run(["make", "-n", "-C", str(FIRMWARE), target, f"RUNTIME={RUNTIME}", f"BUILD={build}"],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
-    cmds = [shlex.split(line) for line in res.stdout.splitlines() if ".c " in line or line.endswith(".c")]
+    cmds = []
+    for line in res.stdout.splitlines():
+        try:
+            words = shlex.split(line)
+        except ValueError:  # not a compile command (an awk program split over lines)
+            continue
+        if len(words) > 1 and any(w.endswith(".c") for w in words[1:]):
+            cmds.append(words)
     assert cmds, f"`make -n {target}` printed no compile command:\n{res.stdout}"
     return cmds
 
