@@ -182,9 +182,16 @@ def _pydantic_issues(err: ValidationError, loc8: Locator) -> list[SpecIssue]:
         if kind in ("int_type", "float_type") and len(loc) >= 1 and _is_number_field(loc):
             msg = "expected a number"
         if "input" in e and kind.endswith(("_type", "_parsing")):
-            msg += f", got {e['input']!r}"
+            msg += f", got {_shown(e['input'])}"
         out.append(loc8.issue(loc, msg))
     return out
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value echoed in an error: its repr, cut to `limit` characters (a
+    5,000-digit string once filled a 5,000-character line)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _is_number_field(loc: tuple) -> bool:

@@ -143,3 +143,12 @@ def test_forged_line_in_a_key_stays_on_its_own_line(tmp_path, capsys):
     assert rc == 2
     assert not any(e.startswith("spec/boids.yaml") for e in err), err
     assert any("ok\\nspec/boids.yaml:1:1: forged line" in e for e in err), err
+
+
+def test_a_long_value_is_echoed_cut(tmp_path, capsys):
+    """A wrong value is quoted in its error, but not 5,000 characters of it."""
+    text = BASE.replace("values: [10, 20, 40, 80]", 'values: [10, 20, 40, "' + "9" * 5000 + '"]', 1)
+    rc, err, _ = _check(tmp_path, text, capsys)
+    assert rc == 2
+    (line,) = [e for e in err if "course.listboxes.1.values.3" in e]
+    assert line.endswith("'" + "9" * 59 + "... (5002 characters)") and len(line) < 250, line
