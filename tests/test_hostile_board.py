@@ -290,3 +290,30 @@ def test_an_overlong_reply_line_fails_fast_and_for_good(model):
         c.close()
     finally:
         board.close()
+
+
+def test_whatever_stops_the_mirror_ends_it_with_its_reason(model):
+    """Any exception inside the mirror (here an OverflowError, as a value too
+    large for the engine raised before values were checked) stops it with
+    its reason in the status; the status never says "in step" again, and
+    settle() does not wait on a dead mirror (was: its thread died, the status
+    stayed "in step" for ever)."""
+    from pysim.lockstep import Mirror
+    from pysim.mirror_runner import MirrorRunner
+
+    mirror = Mirror(model)
+
+    def overflow(line):
+        raise OverflowError("Python int too large to convert to C long")
+
+    mirror.feed = overflow
+    runner = MirrorRunner(mirror)
+    try:
+        runner.put("fr 1 00000000")
+        runner.put("fr 2 00000000")
+        assert runner.settle(5.0), "lines after the failure were not drained"
+        st = runner.status()
+        assert st.error == "cannot follow the board: Python int too large to convert to C long", st
+        assert st.line() == st.error and st.diverged == st.error
+    finally:
+        runner.stop()
