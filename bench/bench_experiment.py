@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -53,7 +54,9 @@ metrics: {metrics}
 
 def plan_for(folder: Path, args, metrics: str):
     f = folder / f"bench_{len(metrics)}.yaml"
-    f.write_text(FILE.format(spec=ROOT / "spec" / "scouts_vga.yaml", trials=args.trials, frames=args.frames,
+    # an experiment's spec: must be inside its project (issue 32): a copy beside the file
+    shutil.copy(ROOT / "spec" / "scouts_vga.yaml", folder / "scouts_vga.yaml")
+    f.write_text(FILE.format(spec="scouts_vga.yaml", trials=args.trials, frames=args.frames,
                              boids=args.boids, metrics=metrics), encoding="utf-8")
     return make_plan(load_experiment(f))
 

@@ -1,21 +1,6 @@
-"""boidsgen: the command line.
-
-  boidsgen generate [SPEC] [-o DIR] [--check]
-  boidsgen check [SPEC] [--max-quant-error PCT] [--strict]
-  boidsgen schema
-  boidsgen rules [NAME] [--spec SPEC]
-  boidsgen build [SPEC]
-  boidsgen sim [SPEC] --frames N --seed S [--arith fixed|float] [--boids N] [--set NAME=VALUE ...] [--trace FILE]
-               [--check-overflow]
-  boidsgen compare [SPEC] [--frames N] [--every K] [--seed S] [--boids N] [--plot FILE.png]
-  boidsgen parity [SPEC] --frames N --seed S [--boids N] [--set NAME=VALUE ...] [--order ...] [--format ...]
-  boidsgen budget [SPEC] [--boids N ...] [--warmup F] [--cpi C] [--variant both|spec|grid] [--profile]
-                  [--cost-table FILE]
-  boidsgen watch PORT [--spec SPEC] [--seed S] [--every K] [--frames N] [--adopt]
-  boidsgen commands [SPEC]
-  boidsgen experiment FILE [--workers N] [--scheduler ADDRESS] [--resume] [--out DIR]
-
-SPEC defaults to spec/boids.yaml.
+"""boidsgen: the command line. The commands and their options are in
+cli_parser.py (`boidsgen --help`; docs/cli.md is generated from it); each
+command is a cmd_<name>(args) below. SPEC defaults to spec/boids.yaml.
 """
 from __future__ import annotations
 
@@ -78,6 +63,17 @@ def cmd_check(a) -> int:
     from .spec_loader import load_spec
 
     m = load(a.spec)
+    rep = analyse(m)
+    if not rep.ok:  # the located errors first (as generate prints them), then the report that explains them
+        _, loc = load_spec(a.spec)
+        issues = error_issues(rep, a.spec, loc)
+        for issue in issues:
+            print(issue, file=sys.stderr)
+        sys.stderr.flush()
+        print(f"{a.spec}: NOT valid: {len(issues)} expression(s) can overflow; the range analysis:")
+        for line in range_lines(rep):
+            print(line)
+        raise SpecError(issues)
     print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
           f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
     print(f"display: {m.panel.describe(m.spec.display.width, m.spec.display.height)}")
@@ -86,13 +82,9 @@ def cmd_check(a) -> int:
     for q in zeros(m):
         print(f"warning: {q.name}.{q.field} = {q.text} quantizes to 0 in {m.spec.fixed_point.format}: "
               f"it has no effect at that value", file=sys.stderr)
-    rep = analyse(m)
     print()
     for line in range_lines(rep):
         print(line)
-    if not rep.ok:  # the report above, then the same located errors as generate, exit 2
-        _, loc = load_spec(a.spec)
-        raise SpecError(error_issues(rep, a.spec, loc))
     bad = worst(m, a.max_quant_error)
     for q in bad:
         level = "error" if a.strict else "warning"
@@ -219,6 +211,8 @@ def cmd_sim(a) -> int:
         finally:
             if out is not sys.stdout:
                 out.close()
+        if out is not sys.stdout:  # say what was written (stdout is the trace itself with '-')
+            print(f"sim: {a.frames} frames x {sim.count} boids ({a.arith}, {sim.order}): trace written to {a.trace}")
     else:
         import time
 

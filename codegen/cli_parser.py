@@ -93,7 +93,8 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--every", type=FRAMES, default=30, help="a table row every K frames (default 30)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
     p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
-    p.add_argument("--plot", metavar="FILE.png", help="plot here (default build/<name>/compare.png)")
+    p.add_argument("--plot", metavar="FILE.png", nargs="?", const="",
+                   help="plot here (default, and with --plot alone: build/<name>/compare.png)")
     p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cli.cmd_compare)
@@ -142,6 +143,9 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_int_in(0, 1024), default=None,
                    help="local worker processes (default: one per core; 0: in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://HOST:8786)")
+    p.add_argument("--timeout", type=_positive_float, default=None, metavar="S",
+                   help="seconds to wait for a Dask scheduler to answer and for its first worker, and for a "
+                        "cluster that lost all its workers (default 30)")
     p.add_argument("--resume", action="store_true", help="continue the run whose rows are in --out")
     p.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<name>)")
     p.set_defaults(func=cli.cmd_experiment)

@@ -54,7 +54,33 @@ def test_sim_trace_and_bad_set(tmp_path):
     text = out.read_text().splitlines()
     assert "# arith: float" in text and "# kind: boid x,y,vx,vy" in text
     assert text[text.index("frame,index,kind,values") + 1].startswith("0,0,boid,")
+    assert f"trace written to {out}" in res.stdout  # it once printed nothing on success
     rows = [l for l in text if not l.startswith(("#", "frame"))]
     assert len(rows) == 4 * (5 + 1) and sum(",rng," in l for l in rows) == 4  # 5 boids and the PRNG a frame
     bad = boidsgen("sim", "--frames", "3", "--set", "visual_range=999")
     assert bad.returncode == 2 and "visual_range: 999 outside [0, 200]" in bad.stderr
+
+
+def test_check_of_an_overflowing_spec_says_the_error_first(tmp_path):
+    """Issue 33: `check` printed `...: valid (...)` first and the error about
+    100 lines later. Now the located errors come first, and nothing says valid."""
+    from .test_pipeline import OVERFLOWS
+
+    spec = tmp_path / "spec" / "x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(OVERFLOWS)
+    res = boidsgen("check", str(spec))
+    assert res.returncode == 2
+    assert res.stderr.splitlines()[0].startswith(f"{spec}:"), res.stderr
+    assert "params.protected_range" in res.stderr.splitlines()[0]
+    assert ": valid" not in res.stdout and res.stdout.splitlines()[0].startswith(f"{spec}: NOT valid")
+
+
+def test_compare_plot_takes_an_optional_file_and_experiment_a_timeout():
+    from codegen import cli
+    from codegen.cli_parser import build
+
+    ap = build(cli)
+    assert ap.parse_args(["compare", "--plot"]).plot == ""  # the default path (cmd_compare: a.plot or ...)
+    assert ap.parse_args(["compare", "--plot", "x.png"]).plot == "x.png"
+    assert ap.parse_args(["experiment", "f.yaml", "--timeout", "2.5"]).timeout == 2.5
