@@ -3,6 +3,7 @@ would (slider moves, typed values, buttons, keys, clicks), against the
 simulator and against the host firmware on a pty."""
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -41,6 +42,10 @@ def display():
 def make_app(spec=DEFAULT_SPEC, **kw):
     from pysim.gui.app import App
 
+    # Earlier windows' Tk variables and images, if still garbage, are freed here, on the Tk thread:
+    # freed by a collection on a board link's worker thread, each would wait 1 s for a mainloop
+    # (tests pump with update(), not mainloop) and stall that worker for seconds.
+    gc.collect()
     app = App(str(spec), **kw)
     app.confirm = lambda *a: True  # no modal dialogs under test
     pump(app, until=lambda: app.root.winfo_ismapped())

@@ -259,7 +259,7 @@ def test_announcements_the_panel_cannot_use_are_reported(display, default_build,
         app.mode.set("board")
         app._mode_changed()
         assert pump(app, until=lambda: board.heard_count("list") >= 2 and app.follow is not None, timeout=LOST), \
-            app.status_var.get()
+            (app.status_var.get(), board.heard, thread_errors, tk_errors)
         ctl = app.controls.params["visual_range"]
         board.send("ev set visual_range 99999999 frame=1\n")
         assert pump(app, until=lambda: "visual_range: raw value 99999999 outside" in app.status_var.get(),
@@ -270,6 +270,30 @@ def test_announcements_the_panel_cannot_use_are_reported(display, default_build,
         assert ctl.value_text == "20" and "visual_range" not in app.changed_defaults()
         board.send(f"ev set visual_range {40 << model.FRAC_BITS} frame=3\n")
         assert pump(app, until=lambda: ctl.value_text == "40", timeout=LOST), app.status_var.get()
+        assert thread_errors == [] and tk_errors == [], (thread_errors, tk_errors)
+    finally:
+        app.close()
+        board.close()
+
+
+def test_a_board_naming_itself_at_length_gets_a_short_line(display, default_build, thread_errors,  # noqa: F811
+                                                           tk_errors):
+    """`info` with a 60,000-character spec name full of escapes: the status
+    line quotes it escaped and cut, on one line."""
+    from tests.fake_board import FakeBoard
+
+    model = default_build[2]
+    name = "\\x1b[2J" + "n" * 60000
+    board = FakeBoard(model, {"info": f"ok info spec={name} hash=0000 fw=fake capacity={model.CAPACITY} fps=30"})
+    app = hostile_app(tk_errors)
+    try:
+        app.port.set(board.path)
+        app.mode.set("board")
+        app._mode_changed()
+        assert pump(app, until=lambda: "DOES NOT MATCH" in app.status_var.get(), timeout=LOST), \
+            app.status_var.get()
+        line = app.status_var.get()
+        assert len(line) < 400 and "\n" not in line and "characters)" in line, line
         assert thread_errors == [] and tk_errors == [], (thread_errors, tk_errors)
     finally:
         app.close()

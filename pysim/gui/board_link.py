@@ -30,7 +30,7 @@ from serial.tools import list_ports
 
 from pysim.fxdecimal import format_raw
 
-from .board_values import PanelValueError, announced_set, flock_count, param_texts
+from .board_values import PanelValueError, announced_set, flock_count, param_texts, plain
 from .device_id import NotADevice, device_id, fd_device_id
 
 STATS_EVERY = 1.0  # seconds between heartbeats
@@ -120,22 +120,24 @@ class BoardLink:
         self._thread.join(timeout=3.0)
 
     def _poll(self) -> None:
-        while True:
-            try:
-                ev = self.events.get_nowait()
-            except queue.Empty:
-                break
-            kind, data = ev
-            if kind == "answer":
-                done, ok, result = data
-                if done:
-                    done(ok, result)
-                continue
-            if kind in ("connected", "stats", "disconnected"):
-                self.connected = kind != "disconnected"
-            self.on_event(kind, data)
-        if not self._stop.is_set():
-            self._after = self.widget.after(30, self._poll)
+        try:
+            while True:
+                try:
+                    ev = self.events.get_nowait()
+                except queue.Empty:
+                    break
+                kind, data = ev
+                if kind == "answer":
+                    done, ok, result = data
+                    if done:
+                        done(ok, result)
+                    continue
+                if kind in ("connected", "stats", "disconnected", "refused"):
+                    self.connected = kind in ("connected", "stats")
+                self.on_event(kind, data)
+        finally:  # a handler's error is Tk's to report; the link keeps being drained
+            if not self._stop.is_set():
+                self._after = self.widget.after(30, self._poll)
 
     # ---- the worker ----
     def _run(self) -> None:
@@ -199,8 +201,8 @@ class BoardLink:
         from pysim.serial_client import BoardClient
 
         want = self.device
-        now = device_id(self.port)
-        if want is not None and now != want:
+        now = None if "://" in self.port else device_id(self.port)  # a pyserial URL: only the board's word
+        if want is not None and now is not None and now != want:
             if want.is_pty or now.is_pty:  # a pty never comes back: this is someone else's
                 raise Refused(f"{self.port} is now another {now.describe()}, not the board's: not opened "
                               f"(pick the port again to connect to it)")
@@ -208,10 +210,10 @@ class BoardLink:
             warnings.simplefilter("ignore")  # the hash is checked here, the window says so
             client = BoardClient(self.port, self.model, timeout=self.timeout)
         try:
-            opened = fd_device_id(self.port, client._ser.fileno())
+            opened = None if now is None else fd_device_id(self.port, client._ser.fileno())
             if opened != now:
                 raise Refused(f"{self.port} changed while it was opened: not adopted")
-            who = (client.info.get("spec"), client.info.get("hash"))
+            who = tuple(plain(client.info.get(k)) for k in ("spec", "hash"))
             if self.board_id is not None and who != self.board_id:
                 raise Refused(f"{self.port} now answers as spec {who[0]} hash {who[1]}, not the board first "
                               f"connected to (spec {self.board_id[0]} hash {self.board_id[1]}): not adopted")

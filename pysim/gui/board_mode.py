@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import time
 
+from .board_values import plain
+
 LOCK_WAIT = 0.02  # seconds the redraw waits for the mirror's lock before showing the last picture again
 MESSAGE_HOLD = 2.0  # seconds a message keeps the status line
 SEED_MAX = 2 ** 32 - 1
@@ -126,7 +128,8 @@ class BoardMode:
             info = data["info"]
             self._board_params(data["params"])
             self._board_stats(data["stats"])
-            msg = f"connected to {self.link.port}: {info.get('spec')} fw {info.get('fw')} hash {info.get('hash')}"
+            spec, fw, h = (plain(info.get(k)) for k in ("spec", "fw", "hash"))  # a board's words, bounded
+            msg = f"connected to {self.link.port}: {spec} fw {fw} hash {h}"
             if data["hash_ok"]:
                 self.status(msg + " (matches the spec)")
             else:

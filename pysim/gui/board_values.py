@@ -4,7 +4,12 @@ reason on the status line (PanelValueError), never a traceback and never a
 value outside the spec's range in the panel (which Save to spec writes)."""
 from __future__ import annotations
 
+import re
+
 from pysim.fxdecimal import format_raw
+from pysim.wire import shown
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.+-]{1,40}")
 
 
 class PanelValueError(ValueError):
@@ -15,6 +20,13 @@ class PanelValueError(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def plain(value) -> str:
+    """A board's word (`info`'s spec, fw, hash) as the status line may show
+    it: as is when it is a short plain word, else quoted, escaped and cut."""
+    text = str(value)
+    return text if _PLAIN.fullmatch(text) else shown(text, 40)
 
 
 def _param(model, name: str):
@@ -54,9 +66,9 @@ def param_texts(model, params: dict) -> dict[str, str]:
 def announced_set(model, line: str) -> tuple[str, str] | None:
     """`ev set NAME RAW frame=F` -> (NAME, text); None for other lines or a
     parameter this spec does not have; PanelValueError when malformed."""
-    words = line.split()
-    if words[:2] != ["ev", "set"]:
+    if not line.startswith("ev set "):  # every `fr` line passes here: keep it cheap
         return None
+    words = line.split()
     if len(words) != 5 or not words[4].startswith("frame=") or not words[4][6:].isdigit():
         raise PanelValueError(f"malformed announcement {line[:80]!r}")
     text = param_text(model, words[2], words[3])
