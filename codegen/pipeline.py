@@ -20,7 +20,7 @@ from pathlib import Path
 from .escape import c_comment
 from .model import GenModel, build_model
 from .project import output_dir, project_root
-from .safe_paths import OutputError, claim_folder, read_text
+from .safe_paths import OutputError, claim_folder, existing_text, read_text  # noqa: F401  (OutputError: cli)
 from .spec_errors import SpecError, SpecIssue
 from .spec_loader import load_spec
 from .variants import spec_variant
@@ -106,7 +106,7 @@ def write_tree(files: dict[str, str], outdir: Path) -> list[str]:
     changes is built whole in a temporary sibling and renamed into place, so
     a failure leaves the previous output as it was. Unchanged files keep
     their modification times (make and numba's cache go by them)."""
-    changed = [rel for rel, text in files.items() if _read(outdir / rel) != text]
+    changed = [rel for rel, text in files.items() if existing_text(outdir / rel) != text]
     stray = [f"{sub}/{p.name}" for sub in SUBDIRS if (outdir / sub).is_dir()
              for p in (outdir / sub).iterdir() if p.name not in KEEP and f"{sub}/{p.name}" not in files
              and not any(rel.startswith(f"{sub}/{p.name}/") for rel in files)]
@@ -120,15 +120,6 @@ def write_tree(files: dict[str, str], outdir: Path) -> list[str]:
     return changed
 
 
-def _read(p: Path) -> str | None:
-    """An existing output file's text, None if missing or not one we could
-    have written (it is then rewritten)."""
-    try:
-        return read_text(p)
-    except (OSError, OutputError):
-        return None
-
-
 def _replace_subdir(outdir: Path, sub: str, files: dict[str, str]) -> None:
     final = outdir / sub
     tmp = Path(tempfile.mkdtemp(dir=outdir, prefix=f".{sub}.new-"))
@@ -136,7 +127,7 @@ def _replace_subdir(outdir: Path, sub: str, files: dict[str, str]) -> None:
         for rel, text in files.items():
             dest, old = tmp / rel, final / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            if _read(old) == text:
+            if existing_text(old) == text:
                 shutil.copy2(old, dest)
             else:
                 with open(dest, "w", encoding="utf-8", newline="\n") as fh:

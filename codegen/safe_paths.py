@@ -13,7 +13,8 @@ Reads of generated or project files go through pysim/bounded_read.py:
 regular files of bounded size only.
 
 Public, for every writer (pipeline, build, parity's variants, experiment
---out): check_folder, claim_folder, prepare_folder, read_text.
+--out): check_folder, claim_folder, prepare_folder; for readers: read_text,
+existing_text.
 """
 from __future__ import annotations
 
@@ -130,3 +131,12 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
         return read_text_bounded(path, limit)
     except UnreadableFile as e:
         raise OutputError(str(e)) from None
+
+
+def existing_text(path: str | Path) -> str | None:
+    """An output file's text to compare with a fresh render: None when it is
+    missing or not a regular UTF-8 file of sane size (it then differs)."""
+    try:
+        return read_text(path)
+    except (OSError, OutputError):
+        return None
