@@ -30,7 +30,7 @@ def read_bytes_bounded(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes. UnreadableFile
     (one line, naming the path) for anything else; FileNotFoundError and other
     OSErrors as open() raises them."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

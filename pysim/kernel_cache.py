@@ -46,7 +46,9 @@ def check_private(path: Path) -> Path:
         raise _refuse(path, "a symbolic link")
     if not stat.S_ISDIR(st.st_mode):
         raise _refuse(path, "not a folder")
-    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+    if not hasattr(os, "getuid"):  # Windows: no owner or mode bits here; the profile folder's ACLs guard it
+        return path
+    if st.st_uid != os.getuid():
         raise _refuse(path, f"owned by user id {st.st_uid}, not by you ({os.getuid()})")
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         raise _refuse(path, f"writable by group or others (mode {stat.S_IMODE(st.st_mode):o})")
@@ -78,6 +80,7 @@ def kernel_cache_root() -> Path:
     """The private folder kernels are compiled in (see the module's text)."""
     env = os.environ.get("BOIDSGEN_KERNEL_CACHE")
     if env:
+        Path(env).absolute().parent.mkdir(parents=True, exist_ok=True)
         return private_dir(Path(env).absolute())
     base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")).absolute()
     try:
