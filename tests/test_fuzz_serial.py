@@ -86,6 +86,52 @@ def test_fuzz_catches_a_change_announced_with_the_wrong_frame(fresh_generated, t
     assert "fuzz_serial: a change under watch without its ev set line" in res.stderr, res.stderr[-2000:]
 
 
+def client_reads(model, line: str) -> str:
+    """Read one line the fuzzer accepted with the Python client's own parser
+    for its kind (raising what the client would raise); returns the kind."""
+    from pysim import board_replies as replies
+    from pysim.lockstep import Mirror
+    from pysim.serial_client import parse_telemetry
+
+    words = line.split()
+    names = {p.name for p in model.PARAMS}
+    head = words[1].partition("=")[0] if words[0] in ("ok", "ev") and len(words) > 1 else ""
+    kind = f"{words[0]} {head}".strip()
+    if words[0] in ("fr", "ev"):
+        Mirror(model).feed(line)  # a fresh, unsynced mirror checks every field and steps nothing
+    elif words[0] == "tm":
+        values = parse_telemetry(line)
+        assert values and all(isinstance(v, int) for v in values.values()), line
+    elif words[0] == "param":
+        replies.param(line, 1 << model.FRAC_BITS)
+    elif kind == "ok stats":
+        replies.stats(line)
+    elif kind == "ok watch":
+        replies.frame(line)
+    elif kind == "ok reset":
+        replies.seed(line)
+    elif kind == "ok boids":
+        replies.count(line, model.CAPACITY)
+    elif words[0] == "ok" and head in names:
+        replies.raw_value(line, head)
+    return kind
+
+
+def test_every_line_the_fuzzer_accepts_the_client_reads(fresh_generated, tmp_path):
+    """The fuzzer's shapes (tests/c/fuzz_lines.c, fuzz_serial.c) and the
+    client's (pysim/board_replies.py, pysim/lockstep.py) are two readings of
+    one protocol: the firmware's lines the fuzzer accepted, sampled by kind,
+    all parse in the client, and the sample covers the watch stream."""
+    model = fresh_generated[2]
+    out = tmp_path / "samples.txt"
+    figures(run_fuzz(20000, 7, {"FUZZ_SAMPLES": str(out)}))
+    lines = out.read_text().splitlines()
+    kinds = {client_reads(model, line) for line in lines}
+    want = {"fr", "ev set", "ev reset", "ev boids", "ev pause", "ev resume", "tm", "param", "ok stats",
+            "ok watch", "ok reset", "ok boids", "ok visual_range"}
+    assert want <= kinds, sorted(want - kinds)
+
+
 @pytest.mark.parametrize("spec", ["obstacles", "vector_forces"])
 def test_fuzz_world_commands(spec):
     """Specs with run-time state commands (obstacle ..., target ...) too."""

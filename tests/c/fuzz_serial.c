@@ -118,6 +118,42 @@ static int echo_is_on(void)
     return cap_n >= 10 && memcmp(cap, "ok echo on", 10) == 0;
 }
 
+/* ---- samples for the client's own parsers (FUZZ_SAMPLES=FILE) ----
+ * Up to SAMPLES_PER_KIND of each kind of line checked here (`ok stats`,
+ * `ev set`, `param`, ...: the first word, and the second after `ok`/`ev`),
+ * written to FILE: tests/test_fuzz_serial.py reads each with the Python
+ * client's parsers (pysim/board_replies.py, pysim/lockstep.py), so the shapes
+ * this driver accepts and the ones the client accepts cannot drift apart. */
+#define SAMPLES_PER_KIND 20
+#define SAMPLE_KINDS 128
+static FILE *samples;
+static char sample_kind[SAMPLE_KINDS][24];
+static unsigned sample_count[SAMPLE_KINDS], sample_kinds;
+
+static void sample(const char *l, size_t n)
+{
+    char kind[24];
+    size_t k = 0, words = 0;
+    unsigned i;
+    if (!samples) return;
+    /* the kind: up to '=' or the end of the second word (ok/ev) or the first */
+    while (k < n && k < sizeof kind - 1 && l[k] != '=') {
+        if (l[k] == ' ' && (++words == 2 || (words == 1 && memcmp(l, "ok ", 3) != 0 && memcmp(l, "ev ", 3) != 0)))
+            break;
+        kind[k] = l[k];
+        k++;
+    }
+    kind[k] = '\0';
+    if (l[0] >= '0' && l[0] <= '9') strcpy(kind, "(dump row)");
+    for (i = 0; i < sample_kinds && strcmp(sample_kind[i], kind) != 0; i++) {
+    }
+    if (i == sample_kinds) {
+        if (sample_kinds == SAMPLE_KINDS) return;
+        strcpy(sample_kind[sample_kinds++], kind);
+    }
+    if (sample_count[i]++ < SAMPLES_PER_KIND) fprintf(samples, "%.*s\n", (int)n, l);
+}
+
 /* A line before a reply's last: `param` (list), `cmd` (help), a dump's
  * trace row, `obstacle` (obstacle list). */
 static int listing_line(const char *l, size_t n)
@@ -141,6 +177,7 @@ static unsigned check_stream(const char *r, size_t n, const char **ev_set, size_
         if (!fuzz_stream_kind(l, ln)) continue;
         if (!fuzz_stream_shape(l, ln)) die("a stream line of no known shape (fr, ev, tm)", r, n);
         stream_lines++;
+        sample(l, ln);
         if (l[0] != 't' && !watch_was_on && !watch_is_on()) die("a lockstep line while watch is off", r, n);
         if (ln > 7 && memcmp(l, "ev set ", 7) == 0) {
             sets++;
@@ -179,6 +216,7 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
         if (!fuzz_stream_kind(r + start, i - start)) {
             if (lines && !listing_line(r + last, start - last - 1))
                 die("a reply line before the last is not a param, cmd, dump or obstacle listing line", r, n);
+            if (memcmp(r + start, "err ", 4) != 0) sample(r + start, i - start); /* an err's reason is free text */
             lines++;
             last = start;
         }
@@ -509,6 +547,10 @@ int main(int argc, char **argv)
     pipe_r = fds[0];
     (void)fcntl(pipe_r, F_SETFL, fcntl(pipe_r, F_GETFL) | O_NONBLOCK);
 
+    if (getenv("FUZZ_SAMPLES") && !(samples = fopen(getenv("FUZZ_SAMPLES"), "w"))) {
+        perror(getenv("FUZZ_SAMPLES"));
+        return 2;
+    }
     plat_init();
     host_use_virtual_time();
     host_serial_fds(-1, fds[1]);
@@ -531,6 +573,7 @@ int main(int argc, char **argv)
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (samples && fclose(samples) != 0) return 2;
     secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("fuzz_serial: inputs=%lu lines_checked=%lu ok=%lu err=%lu sets_accepted=%lu stream_lines=%lu ev_sets=%lu crashes=0 seed=%s "
            "time=%.1fs\n",
