@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 import select
 import threading
+import time
 import tty
 from typing import Callable
 
 Reply = Callable[[str], str] | str
+SEND_PATIENCE = 2.0  # seconds a reply may wait for the client to read it
 
 
 class FakeBoard:
@@ -18,6 +20,7 @@ class FakeBoard:
         self.model = model
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # no echo, no cooking: a board's UART
+        os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
         self.heard: list[str] = []  # every command line received, in order
         self.replies: dict[str, Reply] = {
@@ -41,8 +44,21 @@ class FakeBoard:
         return "\n".join(rows + [f"ok list {len(rows)}"])
 
     def send(self, text: str) -> None:
-        """Lines the board sends on its own (stream, telemetry, garbage)."""
-        os.write(self.master, text.encode())
+        """Lines the board sends on its own (stream, telemetry, garbage). As
+        a UART does, what the other side does not read within SEND_PATIENCE
+        seconds is dropped (a client that stopped reading never blocks the board)."""
+        data = memoryview(text.encode())
+        deadline = time.monotonic() + SEND_PATIENCE
+        while data and not self._stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            _, ready, _ = select.select([], [self.master], [], min(left, 0.05))
+            if ready:
+                try:
+                    data = data[os.write(self.master, data):]
+                except BlockingIOError:
+                    continue
 
     def heard_count(self, word: str) -> int:
         return sum(1 for line in self.heard if line.split()[:1] == [word])
@@ -55,6 +71,8 @@ class FakeBoard:
                 continue
             try:
                 buf += os.read(self.master, 4096)
+            except BlockingIOError:
+                continue
             except OSError:
                 return
             *lines, buf = buf.split(b"\n")

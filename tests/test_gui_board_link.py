@@ -213,6 +213,9 @@ def hostile_app(tk_errors):
     ("a flock larger than the capacity",
      {"stats": "ok stats time=1 boids=5000000 fps=30 frame_ms=5 period_ms=33 frames=30 paused=0"},
      "boids=5000000 outside [0, "),
+    ("a silent board", {"info": ""}, "no reply to 'info' within"),
+    ("a 16 MB line", {"list": lambda line: "x" * (16 << 20)}, "the board's reply cannot be used ("),
+    ("a flood of lines", {"list": lambda line: "param x\n" * 200_000}, "the board's reply cannot be used ("),
     ("a parameter listing without numbers", {"list": "param visual_range=x raw=zz min=0 max=1 default=0 id=1\nok"},
      "the board's reply cannot be used ("),
 ])
