@@ -96,7 +96,7 @@ def run(a) -> int:
             return 130
         except ClusterError as err:
             progress.close(drawn_only=True)
-            _err(f"{err} (--timeout){_after_stop(out, created)}")
+            _err(f"{err}{' (--timeout)' if err.timed_out else ''}{_after_stop(out, created)}")
             return 1
         except Exception as err:  # noqa: BLE001 - a lost cluster, a batch that failed 3 times: a sentence
             if os.environ.get("BOIDSGEN_DEBUG"):

@@ -24,7 +24,12 @@ TIMEOUT = 30.0  # seconds, the default bound on waiting for a scheduler or for a
 
 
 class ClusterError(RuntimeError):
-    """The cluster cannot run the trials: no scheduler answered, or it has no workers."""
+    """The cluster cannot run the trials: no scheduler answered, or it has no workers.
+    timed_out: the timeout ended the wait (the command then names its option)."""
+
+    def __init__(self, message: str, timed_out: bool = True) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 class RowError(ValueError):
@@ -193,8 +198,9 @@ def run(job: Job, batches: list, sink: RowFile, workers: int | None = None, sche
         try:
             client = Client(scheduler, timeout=f"{timeout}s")
         except (OSError, TimeoutError, ValueError) as e:
-            why = "" if "Timed out" in str(e) else f": {e}"
-            raise ClusterError(f"no Dask scheduler answered at {scheduler} within {timeout:g} s{why}") from None
+            if "Timed out" in str(e) or isinstance(e, TimeoutError):
+                raise ClusterError(f"no Dask scheduler answered at {scheduler} within {timeout:g} s") from None
+            raise ClusterError(f"cannot reach a Dask scheduler at {scheduler}: {e}", timed_out=False) from None
         with client:
             try:
                 client.wait_for_workers(1, timeout=timeout)
@@ -244,17 +250,33 @@ def _run_dask(client, job: Job, batches: list, sink: RowFile, progress, on_rows,
         while pending:
             try:
                 done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
-            except TimeoutError:  # a long batch, or a cluster whose workers all left: ask
-                if not client.nthreads():
-                    raise ClusterError(f"the Dask cluster has had no workers for {timeout:g} s") from None
+            except TimeoutError:
+                _still_has_workers(client, timeout)
                 continue
             for fut in done:
-                rows = fut.result()
+                rows = _result(client, fut, timeout)
                 sink.append(rows)
                 _after(rows, work[fut.key], client, progress, on_rows)
         clock["end"] = time.perf_counter()
     finally:
         client.cancel(futures)
+
+
+def _still_has_workers(client, timeout: float) -> None:
+    """After a wait of `timeout` with nothing done: a long batch (go on
+    waiting), or a cluster whose workers all left (ClusterError)."""
+    if not client.nthreads():
+        raise ClusterError(f"the Dask cluster has had no workers for {timeout:g} s")
+
+
+def _result(client, fut, timeout: float):
+    """A finished batch's rows. Bounded too: a result held by a worker that
+    then left is computed again, which needs a worker."""
+    while True:
+        try:
+            return fut.result(timeout=timeout)
+        except TimeoutError:
+            _still_has_workers(client, timeout)
 
 
 def _after(rows, work: float, client, progress, on_rows) -> None:
