@@ -62,7 +62,7 @@ def run(a) -> int:
                                          make_batches)
     from pysim.experiment_runner import run as run_batches
 
-    timeout = getattr(a, "timeout", None) or TIMEOUT  # cli_parser's --timeout, when it has one
+    timeout = a.timeout if a.timeout is not None else TIMEOUT  # --timeout S
     created = _first_missing(out)
     out.mkdir(parents=True, exist_ok=True)
     _write_meta(out, a.file, plan)

@@ -306,12 +306,7 @@ def test_all_success_design_writes_its_plots(tmp_path, capsys):
 # ---- issue 32: a cluster that cannot run the trials fails within --timeout ----
 
 def _run_on(scheduler: str, f: Path, out: Path, timeout: float) -> int:
-    """`boidsgen experiment F --scheduler S --out O --timeout T`, in this process."""
-    from codegen import cli, cli_parser, experiment_cmd
-
-    a = cli_parser.build(cli).parse_args(["experiment", str(f), "--scheduler", scheduler, "--out", str(out)])
-    a.timeout = timeout  # TODO(lead): pass "--timeout" above once cli_parser has it (notes32/experiment.md)
-    return experiment_cmd.run(a)
+    return main(["experiment", str(f), "--scheduler", scheduler, "--out", str(out), "--timeout", str(timeout)])
 
 
 @pytest.mark.timeout(120)
