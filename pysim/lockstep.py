@@ -165,8 +165,7 @@ class Mirror:
             return
         if what == "set":  # parameters are followed before the sync too
             raw = whole(args[1], *I32, "value", line)
-            if args[0] not in self.sim.params.defs:
-                raise LockstepError(f"unknown parameter in {shown(line)}")
+            self.sim.params.check_raw(args[0], raw)  # before the mirror moves: a refused line changes nothing
             if self.synced:
                 self._to(at - 1)
                 self._changed(at)

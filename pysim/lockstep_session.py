@@ -53,6 +53,7 @@ class Follow:
                 rows = self._paused_dump(client, was_paused)
                 with self.runner.lock:
                     self._lockstep_call(self.mirror.adopt, rows, "dump")
+                self.runner.start_at(self.mirror.frame)
             else:
                 self.seed = client.reset(seed)  # the sync point
         except BaseException:

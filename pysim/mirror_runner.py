@@ -84,6 +84,10 @@ class MirrorRunner:
             self.error = f"the mirror is more than {self.queue_limit} lines behind the board"
         self._q.put(line)
 
+    def start_at(self, frame: int) -> None:
+        """The board's frame when the mirror adopted its state (no `fr` line has said it yet)."""
+        self._newest = frame
+
     # ---- the worker ----
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -41,13 +41,18 @@ class ParamSet:
         """Take a value the board reports (its raw integer), as it holds it.
         The board holds only values in the parameter's range: anything else
         (a broken or hostile board) is refused, and changes nothing."""
+        p = self.check_raw(name, raw)
+        self.raw[name] = int(raw)
+        self.text[name] = self.show(p, int(raw))
+
+    def check_raw(self, name: str, raw: int):
+        """The parameter's definition, if `raw` is a value it can hold; ParamError otherwise."""
         p = self.defs.get(name)
         if p is None:
             raise ParamError(f"unknown parameter '{name}'")
         if not p.min_raw <= int(raw) <= p.max_raw:
             raise ParamError(f"{name}: raw {int(raw)} outside [{p.min_raw}, {p.max_raw}]")
-        self.raw[name] = int(raw)
-        self.text[name] = self.show(p, int(raw))
+        return p
 
     def show(self, p, raw: int) -> str:
         return format_raw(raw, self.model.FRAC_BITS) if p.type == "fixed" else str(raw)

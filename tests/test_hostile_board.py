@@ -122,6 +122,27 @@ def test_a_board_that_stops_streaming_ends_watch(model, how):
         left_running_with_watch_off(board)
 
 
+def test_a_board_that_restarts_unannounced_ends_watch(model):
+    """Adopted at frame 50, the board then says it is at frame 3 with no
+    `ev reset` (it restarted, and its watch is off)."""
+    board = FakeBoard(model)
+    board.state["frame"] = 50
+    deadline = Deadline(ENDS_WITHIN, "`resume` after the adopting dump")
+
+    def restart(proc):
+        while "resume" not in board.heard:
+            deadline.check(board.heard)
+            board.heard_event.wait(0.05)
+            board.heard_event.clear()
+        board.state["frame"] = 3
+
+    try:
+        rc, out, err = watch(board, "--adopt", while_running=restart)
+    finally:
+        board.close()
+    assert rc == 2 and "the board is at frame 3, before its last digest (50)" in one_reason(err), (out, err)
+
+
 def test_a_paused_board_is_refused_and_left_as_it_was(model):
     board = FakeBoard(model, paused=True)
     try:
@@ -153,7 +174,7 @@ HOSTILE_STREAM = [
     ("ev reset 1\n", "bad event line: 'ev reset 1'"),
     ("ev launch frame=1\n", "unknown event: 'ev launch frame=1'"),
     ("fr 1 zz\x1b[2J\n", "bad frame line: 'fr 1 zz\\x1b[2J'"),
-    ("ev set nope 1 frame=1\n", "unknown parameter in 'ev set nope 1 frame=1'"),
+    ("ev set nope 1 frame=1\n", "unknown parameter 'nope' (in 'ev set nope 1 frame=1')"),
     ("ev pause\n", "no frame= in 'ev pause'"),
 ]
 
