@@ -221,22 +221,28 @@ def _bounds(where: tuple) -> str:
     return f" from {lo} to {hi}" if lo is not None and hi is not None else ""
 
 
+def _shown(value) -> str:
+    """A value of the file, as an error quotes it: at most 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:56] + " ..."
+
+
 def _reason(e: dict, where: tuple) -> str:
     kind, msg, got = e["type"], e["msg"], e.get("input")
     if kind == "int_type" and isinstance(got, float) and got.is_integer():
         # 1e9 and 1000000000.0 are decimal numbers in YAML: a whole number is written in digits
-        return (f"expected a whole number{_bounds(where)}, got the decimal number {got!r} (a number written "
-                f"with a point or an exponent is a decimal: write the digits)")
+        return (f"expected a whole number{_bounds(where)}, got the decimal number {_shown(got)} (a number "
+                f"written with a point or an exponent is a decimal: write the digits)")
     if kind == "int_type":
-        return f"expected a whole number{_bounds(where)}, got {got!r}"
+        return f"expected a whole number{_bounds(where)}, got {_shown(got)}"
     if kind == "float_type":
-        return f"expected a number, got {got!r}"
+        return f"expected a number, got {_shown(got)}"
     if "fraction_of_boids" in where and kind in ("less_than_equal", "greater_than_equal"):
-        return f"a fraction of the flock is from 0 to 1, got {got!r}"
+        return f"a fraction of the flock is from 0 to 1, got {_shown(got)}"
     if kind == "literal_error" and where and where[0] == "metrics":
         return f"not a metric; the metrics: {', '.join(METRICS)}"
     if kind.endswith(("_type", "_parsing")) and "input" in e:
-        return f"{msg}, got {got!r}"
+        return f"{msg}, got {_shown(got)}"
     return msg
 
 

@@ -93,6 +93,7 @@ def test_hostile_experiment_is_refused_at_its_line(project, case, capsys):
         f.unlink()
     assert rc == 2, err
     assert "Traceback" not in err and SECRET not in err + out, err
+    assert max(map(len, err.splitlines())) < 500, "an error line quotes too much of the file"
     located = [ln for ln in err.splitlines() if ln.startswith(f"{f}:")]
     rest = [ln for ln in err.splitlines() if not ln.startswith(f"{f}:")]
     assert len(located) == 1, f"not one located line:\n{err}"
