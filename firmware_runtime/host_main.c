@@ -56,6 +56,7 @@ static void usage(void)
             "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n"
             "       [--png FILE.png]          the same as PNG\n"
             "       [--perturb F]             after frame F, add 1 to boid 0's raw x, unannounced (lockstep tests)\n"
+            "       (with --pty, the bytes FF 00 00 are a BREAK: it restarts, as MCLR restarts the board)\n"
             "       [--gif FILE.gif [--gif-frames N]]  animated GIF of the first N frames (default 90);\n"
             "                                 without --frames/--seconds/--pty it runs N frames headless\n"
             "       [--m4k-cost FILE [--adaptive on|off]]  with --frames: frames take the PIC32 time\n"
