@@ -262,19 +262,22 @@ def _exact_decimal(raw: int, fb: int) -> str:
     return s.rstrip("0").rstrip(".") if "." in s else s
 
 
+def next_free_id(used: set[int]) -> int:
+    """A parameter written without `id:` takes the id after the largest one in
+    use (so it comes after the spec's own sliders, not as id 0 before them),
+    else the lowest free one; spec_checks caps a spec at 256 parameters."""
+    after = max(used, default=0) + 1
+    return next(i for i in [*range(after, 256), *range(0, after)] if i not in used)
+
+
 def build_model(spec: Spec, source: str | Path) -> GenModel:
     fb = frac_bits(spec)
     params = []
     quant = []
     used_ids = {p.id for p in spec.params.values() if p.id is not None}
-    next_id = 0
     for index, (name, p) in enumerate(spec.params.items()):
-        pid = p.id
-        if pid is None:
-            while next_id in used_ids:
-                next_id += 1
-            pid = next_id
-            used_ids.add(pid)
+        pid = p.id if p.id is not None else next_free_id(used_ids)
+        used_ids.add(pid)
         raws = {}
         for key in ("default", "min", "max"):
             v = getattr(p, key)
