@@ -165,55 +165,46 @@ def test_an_announced_pause_is_waited_for_a_bounded_time(model):
 
 # ---- finding 3: hostile and broken replies ----
 
-HOSTILE_STREAM = [
-    ("ev set visual_range 99999999999999999999 frame=1\nfr 1 00000000\n", "value 99999999999999999999 outside"),
-    ("ev set visual_range 99999999 frame=1\nfr 1 00000000\n", "visual_range: raw 99999999 outside [0, 6553600]"),
-    ("fr 999999999 00000000\n", "frame 999999999 is more than 1800 frames after frame 0"),
-    ("ev set visual_range 40 frame=999999999\n", "frame 999999999 is more than 1800 frames after frame 0"),
-    ("ev boids 100000 frame=1 cause=command\n", "boids 100000 outside [0, 100]"),
-    ("ev reset 1\n", "bad event line: 'ev reset 1'"),
-    ("ev launch frame=1\n", "unknown event: 'ev launch frame=1'"),
-    ("fr 1 zz\x1b[2J\n", "bad frame line: 'fr 1 zz\\x1b[2J'"),
-    ("ev set nope 1 frame=1\n", "unknown parameter 'nope' (in 'ev set nope 1 frame=1')"),
-    ("ev pause\n", "no frame= in 'ev pause'"),
-]
+CORPUS = ROOT / "tests" / "hostile" / "board"
 
 
-@pytest.mark.parametrize("lines, reason", HOSTILE_STREAM, ids=[r[:30] for _, r in HOSTILE_STREAM])
-def test_a_hostile_stream_line_ends_watch_naming_it(model, lines, reason):
-    """Was: an OverflowError killed the mirror's thread while the status said
-    "in step" for ever; `fr 999999999` set the mirror stepping to frame 10^9."""
-    board = FakeBoard(model)
-    try:
-        rc, out, err = watch(board, while_running=lambda p: (synced(board), board.send(lines)))
-    finally:
-        board.close()
-    why = one_reason(err)
-    assert rc == 2 and "cannot follow the board" in why and reason in why, (out, err)
-    left_running_with_watch_off(board)
+def _unescape(text: str) -> str:
+    return text.encode("ascii").decode("unicode_escape")
 
 
-MALFORMED = [
-    ({"watch on": "ok watch on"}, "malformed reply to 'watch on 1': no frame= in 'ok watch on'"),
-    ({"reset": "ok reset"}, "malformed reply to 'reset': no seed= in 'ok reset'"),
-    ({"list": "param visual_range=20 raw=2x min=0 max=200 default=20 id=1\nok list 1"},
-     "malformed reply to 'list': raw is not a whole number in 'param visual_range=20 raw=2x"),
-    ({"stats": "ok stats frames=1_000 paused=0"}, "frames is not a whole number in 'ok stats frames=1_000"),
-    ({"stats": "ok stats frames=7 paused=2"}, "paused=2 (not 0 or 1) in 'ok stats frames=7 paused=2'"),
-]
+def board_case(path):
+    """A case file (tests/hostile/board/README.md) -> (expectations, replies, lines sent after the sync)."""
+    expect, replies, body = [], {}, []
+    for line in path.read_text(encoding="ascii").splitlines():
+        if line.startswith("# expect: "):
+            expect.append(line[len("# expect: "):])
+        elif line.startswith("# reply "):
+            key, _, text = line[len("# reply "):].partition(": ")
+            replies[key] = _unescape(text)
+        elif not line.startswith("#"):
+            body.append(_unescape(line) + "\n")
+    assert expect, f"{path.name}: no '# expect:' line"
+    return expect, replies, "".join(body)
 
 
-@pytest.mark.parametrize("replies, reason", MALFORMED, ids=[r[:40] for _, r in MALFORMED])
-def test_a_malformed_reply_ends_watch_naming_it(model, replies, reason):
-    """Was: internal error: KeyError / invalid literal for int()."""
+CASES = sorted(CORPUS.glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_a_hostile_board_ends_watch_naming_what_it_sent(model, path):
+    """Each case of the corpus (stream lines: was an OverflowError that killed
+    the mirror's thread while the status said "in step" for ever, `fr
+    999999999` stepping the mirror to frame 10^9; replies: was internal
+    error: KeyError, `invalid literal for int()`)."""
+    expect, replies, lines = board_case(path)
     board = FakeBoard(model, replies)
     try:
-        rc, out, err = watch(board)
+        rc, out, err = watch(board, while_running=(lambda p: (synced(board), board.send(lines))) if lines else None)
     finally:
         board.close()
     why = one_reason(err)
-    assert rc == 2 and reason in why, (out, err)
-    assert not board.state["paused"]
+    assert rc == 2 and all(e in why for e in expect), (path.name, out, err)
+    left_running_with_watch_off(board)
 
 
 def test_a_16_mb_line_and_a_flood_end_watch_quickly(model):
