@@ -233,3 +233,14 @@ def test_project_folder_names_never_reach_make_or_the_shell(kind, tmp_path):
     assert spec.is_file()
     if kind == "student":
         assert res.returncode == 0, res.stderr
+
+
+def test_a_spec_that_is_a_link_builds_where_the_link_is(tmp_path, capsys):
+    """spec/boids.yaml -> another project's spec: the output is this project's, theirs is untouched."""
+    theirs = _project(tmp_path / "theirs")
+    mine = tmp_path / "mine" / "spec" / "boids.yaml"
+    mine.parent.mkdir(parents=True)
+    mine.symlink_to(theirs)
+    assert main(["generate", str(mine)]) == 0
+    assert (tmp_path / "mine" / "generated" / "boids" / "firmware" / "boids_config.h").is_file()
+    assert sorted(p.name for p in (tmp_path / "theirs").iterdir()) == ["spec"]
