@@ -1,6 +1,7 @@
 """Board mode's link (pysim/gui/board_link.py) against what another client, a
 reused pty number and a hostile board do: the real Tk window under Xvfb, the
-real host firmware on a real pty (or a fake board on one), pyserial.
+real host firmware on a real pty (or a scripted board on one,
+tests/scripted_board.py), pyserial.
 
 - the panel follows a change another client makes on the same port;
 - a reconnect never opens another device that took the port's path (a pty
@@ -206,16 +207,31 @@ def hostile_app(tk_errors):
     return app
 
 
+def heard(board, word: str) -> int:
+    """How many `word` commands the scripted board has been sent."""
+    return sum(1 for line in board.heard if line.split()[:1] == [word])
+
+
+def info(model, spec: str | None = None, spec_hash: str = "0000000000000000") -> str:
+    """`info` as a board of another spec says it (not mirrored: no lockstep)."""
+    return (f"ok info spec={spec or model.SPEC_NAME} hash={spec_hash} format={model.FORMAT} fw=fake "
+            f"capacity={model.CAPACITY} update={model.UPDATE_ORDER} fps={model.FRAME_RATE}")
+
+
+def later(data: bytes):
+    """A reply sent on a thread of its own (the client stops reading it midway)."""
+    return lambda line, board: board.send_later(data) and None
+
+
 @pytest.mark.parametrize("case, replies, want", [
-    ("an err to the heartbeat once connected", {"stats": lambda line, n=iter(range(10 ** 6)): (
-        "err not today" if next(n) else "ok stats time=1 boids=100 fps=30 frame_ms=5 period_ms=33 frames=30 "
-                                        "paused=0")}, "cannot be used (not today)"),
+    ("an err to the heartbeat once connected", {"stats": lambda line, board, n=iter(range(10 ** 6)): (
+        "err not today" if next(n) else board.firmware(["stats"]))}, "cannot be used (not today)"),
     ("a flock larger than the capacity",
      {"stats": "ok stats time=1 boids=5000000 fps=30 frame_ms=5 period_ms=33 frames=30 paused=0"},
      "boids=5000000 outside [0, "),
-    ("a silent board", {"info": ""}, "no reply to 'info' within"),
-    ("a 16 MB line", {"list": lambda line: "x" * (16 << 20)}, "the board's reply cannot be used ("),
-    ("a flood of lines", {"list": lambda line: "param x\n" * 200_000}, "the board's reply cannot be used ("),
+    ("a silent board", {"info": None}, "no reply to 'info' within"),
+    ("a 16 MB line", {"list": later(b"x" * (16 << 20))}, "the board's reply cannot be used ("),
+    ("a flood of lines", {"list": later(b"param x\n" * 200_000)}, "the board's reply cannot be used ("),
     ("a parameter listing without numbers", {"list": "param visual_range=x raw=zz min=0 max=1 default=0 id=1\nok"},
      "the board's reply cannot be used ("),
 ])
@@ -226,9 +242,10 @@ def test_a_hostile_board_gets_one_status_line(display, default_build, thread_err
     second; no traceback from any thread or Tk callback, no hang."""
     from pysim.gui.board_mode import DIVERGED as RED
 
-    from tests.fake_board import FakeBoard
+    from tests.scripted_board import FakeBoard
 
-    board = FakeBoard(default_build[2], replies, spec_hash="0000000000000000")  # not mirrored: no lockstep
+    model = default_build[2]
+    board = FakeBoard(model, {"info": info(model), **replies})
     app = hostile_app(tk_errors)
     try:
         app.port.set(board.path)
@@ -237,8 +254,8 @@ def test_a_hostile_board_gets_one_status_line(display, default_build, thread_err
         assert pump(app, until=lambda: want in app.status_var.get(), timeout=LOST), (case, app.status_var.get())
         assert str(app.status_label.cget("foreground")) == RED
         assert "\n" not in app.status_var.get()
-        infos = board.heard_count("info")
-        assert pump(app, until=lambda: board.heard_count("info") > infos, timeout=LOST), "no second attempt"
+        tried = app.link.attempts
+        assert pump(app, until=lambda: app.link.attempts > tried, timeout=LOST), "no second attempt"
         assert thread_errors == [] and tk_errors == [], (thread_errors, tk_errors)
         assert app.controls.params["visual_range"].value_text == "20"
         assert app.sim.count <= app.model.CAPACITY
@@ -252,7 +269,7 @@ def test_announcements_the_panel_cannot_use_are_reported(display, default_build,
     """A mirrored (fake) board announces a value outside the spec's range
     and one that is not a number: the panel keeps its value and the status
     line names the announcement; a good one after them is followed."""
-    from tests.fake_board import FakeBoard
+    from tests.scripted_board import FakeBoard
 
     model = default_build[2]
     board = FakeBoard(model)
@@ -261,7 +278,7 @@ def test_announcements_the_panel_cannot_use_are_reported(display, default_build,
         app.port.set(board.path)
         app.mode.set("board")
         app._mode_changed()
-        assert pump(app, until=lambda: board.heard_count("list") >= 2 and app.follow is not None, timeout=LOST), \
+        assert pump(app, until=lambda: heard(board, "list") >= 2 and app.follow is not None, timeout=LOST), \
             (app.status_var.get(), board.heard, thread_errors, tk_errors)
         ctl = app.controls.params["visual_range"]
         board.send("ev set visual_range 99999999 frame=1\n")
@@ -283,11 +300,10 @@ def test_a_board_naming_itself_at_length_gets_a_short_line(display, default_buil
                                                            tk_errors):
     """`info` with a 60,000-character spec name full of escapes: the status
     line quotes it escaped and cut, on one line."""
-    from tests.fake_board import FakeBoard
+    from tests.scripted_board import FakeBoard
 
     model = default_build[2]
-    name = "\\x1b[2J" + "n" * 60000
-    board = FakeBoard(model, {"info": f"ok info spec={name} hash=0000 fw=fake capacity={model.CAPACITY} fps=30"})
+    board = FakeBoard(model, {"info": info(model, spec="\\x1b[2J" + "n" * 60000)})
     app = hostile_app(tk_errors)
     try:
         app.port.set(board.path)

@@ -82,6 +82,7 @@ class BoardLink:
         self.device = None  # the DeviceId first connected to: reconnects open only it
         self.board_id = None  # (spec, hash) the board first answered with
         self.refusals = 0  # reconnects not made: the path named another device or board
+        self.attempts = 0  # connections tried (the first and every retry)
         self._thread = threading.Thread(target=self._run, name=f"board-link {port}", daemon=True)
         self._thread.start()
         self._after = widget.after(30, self._poll)
@@ -200,6 +201,7 @@ class BoardLink:
         lockstep when the board runs this spec."""
         from pysim.serial_client import BoardClient
 
+        self.attempts += 1
         want = self.device
         now = None if "://" in self.port else device_id(self.port)  # a pyserial URL: only the board's word
         if want is not None and now is not None and now != want:
