@@ -239,7 +239,9 @@ class BoardClient:
         last_end = start + self.timeout + self.reply_time
         deadline = start + self.timeout
         while True:
-            item = self._next(deadline, f"no reply to '{line}' within {self.timeout} s")
+            item = self._next(deadline, f"the reply to '{line}' stopped after {len(got)} lines (each may take "
+                                        f"{self.timeout} s, all {self.timeout + self.reply_time:.1f} s)" if got else
+                              f"no reply to '{line}' within {self.timeout} s")
             if item in (line, "^U", ""):  # the board's echo of what we typed, when echo is on
                 continue
             if item == "ok" or item.startswith("ok "):

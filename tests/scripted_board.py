@@ -77,6 +77,10 @@ class FakeBoard:
         t.start()
         return t
 
+    def closed_within(self, seconds: float) -> bool:
+        """Wait up to `seconds` (a reply's pace); True once the board is closing (stop replying)."""
+        return self._stop.wait(seconds)
+
     def gone(self) -> None:
         """The board disappears: the master end closes (the slave's reads fail, as a killed boids_host's pty)."""
         self._stop.set()

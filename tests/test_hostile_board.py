@@ -329,3 +329,45 @@ def test_whatever_stops_the_mirror_ends_it_with_its_reason(model):
         assert st.line() == st.error and st.diverged == st.error
     finally:
         runner.stop()
+
+
+def _trickle(rows: int, every: float, end: str | None):
+    """A reply callable: `rows` dump rows, one every `every` seconds (the
+    board's pace on a slow link), then `end` (None: it never ends)."""
+    def reply(line, board):
+        for k in range(rows):
+            board.send(f"0,{k},boid,1,2,3,4\n")
+            if board.closed_within(every):  # the board's own pace; it stops when closed
+                return None
+        return end
+    return reply
+
+
+def test_a_long_reply_may_outlast_the_timeout_while_its_lines_keep_coming(model):
+    """A dump of 4 rows at 0.2 s each (0.8 s, more than the 0.5 s timeout):
+    read whole, as a 400-boid dump at 38,400 baud must be (was: BoardTimeout
+    after the timeout, whatever still came)."""
+    board = FakeBoard(model, {"dump": _trickle(4, 0.2, "0,0,rng,1\nok dump frame=0 rows=5")})
+    try:
+        c = client(board, model)
+        assert len(c.dump()) == 5
+        c.close()
+    finally:
+        board.close()
+
+
+def test_a_reply_that_never_ends_is_cut_at_its_bound(model):
+    """Lines that keep coming without the `ok`: cut at timeout + reply_time."""
+    board = FakeBoard(model, {"dump": _trickle(100, 0.2, None)})
+    try:
+        c = client(board, model)
+        start = time.monotonic()
+        with pytest.raises(BoardTimeout) as e:
+            c.dump()
+        took = time.monotonic() - start
+        assert e.value.reason.startswith("the reply to 'dump' stopped after "), e.value.reason
+        assert took < TIMEOUT + c.reply_time + 1.0, took
+        c.close()
+    finally:
+        board.close()
+
