@@ -82,6 +82,9 @@ def claim_output(spec_path: str | Path, m: GenModel, outdir: Path) -> None:
         return
     mine = c_comment(m.source)
     theirs = owner(outdir)
+    if theirs is None:  # a dangling link where the banner should be
+        raise OutputError(f"{outdir} is not a boidsgen output folder (no readable {CONFIG}); "
+                          "choose an empty or new folder")
     if theirs != mine:
         _, loc = load_spec(spec_path)
         line, col, field = loc.find(("name",))
