@@ -385,3 +385,23 @@ def test_every_k_names_the_frames_between_then_the_first_by_replay(built):
         assert_running_with_watch_off(host.path)
     finally:
         host.stop()
+
+
+def test_a_board_reset_mid_watch_ends_it(built):
+    """A BREAK restarts the host firmware as MCLR restarts the board (same
+    pty; watch off, frames from 0): watch sees the board behind its last
+    digest, or running without digests, and ends (exit 2), never waiting."""
+    _, exe, _ = built
+    host = Host(exe)
+    try:
+        proc = watch_proc(host.path, "--timeout", "1")
+        w = Writer(host.path, [(0.0, b"\xff\x00\x00")])  # a BREAK as a Linux serial port reports it (PARMRK)
+        try:
+            rc, out, err = ended(proc, 10.0)
+        finally:
+            w.close()
+        why = one_line_reason(err)
+        assert rc == 2 and ("it restarted" in why or "its watch is off" in why), (out, err)
+        assert_running_with_watch_off(host.path)
+    finally:
+        host.stop()
