@@ -133,19 +133,6 @@ def test_parity_variants_folder_linked_out_is_refused(tmp_path, capsys):
     assert _snapshot(outside) == before
 
 
-def test_a_file_linked_out_of_the_output_is_refused(tmp_path, capsys):
-    """generated/boids/firmware/boids_config.h -> /dev/zero: refused as a link out, before it is read."""
-    spec = _project(tmp_path / "proj")
-    assert main(["generate", str(spec)]) == 0
-    cfg = tmp_path / "proj" / "generated" / "boids" / "firmware" / "boids_config.h"
-    cfg.unlink()
-    cfg.symlink_to("/dev/zero")
-    capsys.readouterr()
-    assert main(["generate", str(spec)]) == 2
-    _one_error_line(capsys.readouterr().err, "boids_config.h", "symbolic link")
-    assert cfg.is_symlink()
-
-
 def test_output_option_follows_the_same_rule(tmp_path, capsys):
     """generate -o DIR: the folder the user names may itself be a link (their
     choice), but nothing inside it may lead out of it."""
@@ -164,6 +151,17 @@ def test_output_option_follows_the_same_rule(tmp_path, capsys):
     assert sorted(p.name for p in outside.iterdir()) == ["frame.png", "secret.txt"]
 
 
+def test_a_spec_that_is_a_link_builds_where_the_link_is(tmp_path, capsys):
+    """spec/boids.yaml -> another project's spec: the output is this project's, theirs is untouched."""
+    theirs = _project(tmp_path / "theirs")
+    mine = tmp_path / "mine" / "spec" / "boids.yaml"
+    mine.parent.mkdir(parents=True)
+    mine.symlink_to(theirs)
+    assert main(["generate", str(mine)]) == 0
+    assert (tmp_path / "mine" / "generated" / "boids" / "firmware" / "boids_config.h").is_file()
+    assert sorted(p.name for p in (tmp_path / "theirs").iterdir()) == ["spec"]
+
+
 # ---------------------------------------------------------------- bounded reads
 
 def _cli(args: list[str], cwd: Path, env: dict | None = None, timeout: float = RUN) -> subprocess.CompletedProcess:
@@ -174,6 +172,20 @@ def _cli(args: list[str], cwd: Path, env: dict | None = None, timeout: float = R
                               timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         pytest.fail(f"boidsgen {' '.join(args)} did not return within {timeout} s")
+
+
+def test_a_file_linked_out_of_the_output_is_refused(tmp_path):
+    """generated/boids/firmware/boids_config.h -> /dev/zero: refused as a link
+    out, before it is read (in its own process: a regression reads for ever)."""
+    spec = _project(tmp_path / "proj")
+    assert _cli(["generate", str(spec)], tmp_path).returncode == 0
+    cfg = tmp_path / "proj" / "generated" / "boids" / "firmware" / "boids_config.h"
+    cfg.unlink()
+    cfg.symlink_to("/dev/zero")
+    res = _cli(["generate", str(spec)], tmp_path, timeout=60)
+    assert res.returncode == 2, res.stderr
+    _one_error_line(res.stderr, "boids_config.h", "symbolic link")
+    assert cfg.is_symlink()
 
 
 def test_generated_files_that_are_not_regular_or_too_large_are_refused(tmp_path):
@@ -233,14 +245,3 @@ def test_project_folder_names_never_reach_make_or_the_shell(kind, tmp_path):
     assert spec.is_file()
     if kind == "student":
         assert res.returncode == 0, res.stderr
-
-
-def test_a_spec_that_is_a_link_builds_where_the_link_is(tmp_path, capsys):
-    """spec/boids.yaml -> another project's spec: the output is this project's, theirs is untouched."""
-    theirs = _project(tmp_path / "theirs")
-    mine = tmp_path / "mine" / "spec" / "boids.yaml"
-    mine.parent.mkdir(parents=True)
-    mine.symlink_to(theirs)
-    assert main(["generate", str(mine)]) == 0
-    assert (tmp_path / "mine" / "generated" / "boids" / "firmware" / "boids_config.h").is_file()
-    assert sorted(p.name for p in (tmp_path / "theirs").iterdir()) == ["spec"]
