@@ -287,6 +287,9 @@ def test_announcements_the_panel_cannot_use_are_reported(display, default_build,
         board.send("ev set visual_range 1e9 frame=2\n")
         assert pump(app, until=lambda: "'1e9' is not a 32-bit integer" in app.status_var.get(),
                     timeout=LOST), app.status_var.get()
+        board.send("ev set visual_range 99999999999999999999 frame=2\n")  # the issue's: killed the mirror once
+        assert pump(app, until=lambda: "'99999999999999999999' is not a 32-bit integer" in app.status_var.get(),
+                    timeout=LOST), app.status_var.get()
         assert ctl.value_text == "20" and "visual_range" not in app.changed_defaults()
         board.send(f"ev set visual_range {40 << model.FRAC_BITS} frame=3\n")
         assert pump(app, until=lambda: ctl.value_text == "40", timeout=LOST), app.status_var.get()
