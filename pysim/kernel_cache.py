@@ -113,13 +113,13 @@ def cache_key(text: str) -> str:
 
 
 def cached_copy(text: str) -> tuple[Path, str]:
-    """(path, key): the kernel's copy in its private cache folder, written
-    (atomically) if missing or different; the folder and numba's __pycache__
-    in it are checked private."""
+    """(path, key): the kernel's copy in its private cache folder (checked),
+    written (atomically) if missing or different."""
     key = cache_key(text)
     folder = private_dir(kernel_cache_root() / key)
-    if (folder / "__pycache__").exists():
-        check_private(folder / "__pycache__")
+    # numba's cache files go here; made 0700 before numba makes it with the umask's mode (nobody
+    # else can reach it anyway: its parent is private)
+    (folder / "__pycache__").mkdir(mode=0o700, exist_ok=True)
     copy = folder / KERNEL_FILE
     try:
         same = read_text_bounded(copy) == text
