@@ -10,6 +10,9 @@ from pysim.fxdecimal import format_raw
 from pysim.wire import shown
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.+-]{1,40}")
+# ASCII digits only: int() would take '1_0', ' 7' or Arabic digits
+_RAW = re.compile(r"-?[0-9]{1,10}")
+_STAMP = re.compile(r"frame=[0-9]{1,10}")
 
 
 class PanelValueError(ValueError):
@@ -44,8 +47,8 @@ def param_text(model, name: str, raw) -> str | None:
     if p is None:
         return None
     if isinstance(raw, str):
-        if not raw.lstrip("-").isdigit() or len(raw) > 12:
-            raise PanelValueError(f"{name}: raw value {raw[:40]!r} is not a 32-bit integer")
+        if not _RAW.fullmatch(raw):
+            raise PanelValueError(f"{name}: raw value {shown(raw, 40)} is not a 32-bit integer")
         raw = int(raw)
     if not isinstance(raw, int) or isinstance(raw, bool) or not p.min_raw <= raw <= p.max_raw:
         raise PanelValueError(f"{name}: raw value {str(raw)[:40]} outside the spec's [{p.min_raw}, {p.max_raw}]")
@@ -69,8 +72,8 @@ def announced_set(model, line: str) -> tuple[str, str] | None:
     if not line.startswith("ev set "):  # every `fr` line passes here: keep it cheap
         return None
     words = line.split()
-    if len(words) != 5 or not words[4].startswith("frame=") or not words[4][6:].isdigit():
-        raise PanelValueError(f"malformed announcement {line[:80]!r}")
+    if len(words) != 5 or not _STAMP.fullmatch(words[4]):
+        raise PanelValueError(f"malformed announcement {shown(line)}")
     text = param_text(model, words[2], words[3])
     return None if text is None else (words[2], text)
 
