@@ -320,3 +320,20 @@ def test_a_board_naming_itself_at_length_gets_a_short_line(display, default_buil
     finally:
         app.close()
         board.close()
+
+
+@pytest.mark.parametrize("line", ["ev set visual_range --5 frame=1", "ev set visual_range \u0663 frame=1",
+                                  "ev set visual_range 1_0 frame=1", "ev set visual_range 5 frame=x",
+                                  "ev set visual_range 5", "ev set visual_range 5 frame=1 extra",
+                                  "ev set visual_range -1 frame=1", "ev set visual_range 6553601 frame=1"])
+def test_announcements_are_read_strictly(default_build, line):
+    """What the panel takes from an `ev set` line: only ASCII digits within
+    the spec's range, in the firmware's exact form; anything else is one
+    PanelValueError (never a ValueError from int() on the reader's thread)."""
+    from pysim.gui.board_values import PanelValueError, announced_set
+
+    model = default_build[2]
+    assert announced_set(model, f"ev set visual_range {20 << model.FRAC_BITS} frame=7") == ("visual_range", "20")
+    assert announced_set(model, "ev set no_such_param 5 frame=7") is None  # another spec's: not ours to show
+    with pytest.raises(PanelValueError):
+        announced_set(model, line)
