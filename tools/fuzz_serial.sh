@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz the serial command parser: build tests/c/fuzz_serial.c (and
-# tests/c/fuzz_lines.c, the watch stream's line shapes) with the real
+# Fuzz the serial command parser: build tests/c/fuzz_serial.c (the checks;
+# tests/c/fuzz_lines.c, the watch stream's line shapes; tests/c/fuzz_inputs.c,
+# the inputs) with the real
 # generated firmware, runtime and host platform layer (the generated
 # Makefile's HOST_SRC, with our driver in place of host_main.c) under
 # AddressSanitizer + UBSan, then feed it LINES random and mutated command
@@ -8,6 +9,7 @@
 # tests/test_fuzz_serial.py).
 #
 #   tools/fuzz_serial.sh [LINES] [SEED]
+#   FUZZ_SAMPLES=FILE: also write up to 20 accepted lines of each kind (for the client's parsers)
 #
 # Prints the figures (inputs, lines checked, crashes, time); exits non-zero on
 # any crash, sanitizer report or broken invariant.
@@ -34,7 +36,7 @@ for f in $(make -C "$GEN" -s --no-print-directory RUNTIME="$ROOT/firmware_runtim
 done
 ${CC:-gcc} -std=c99 -Wall -Wextra -Wpedantic -Werror -O1 -g \
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$GEN" -I"$ROOT/firmware_runtime" "${src[@]}" tests/c/fuzz_serial.c tests/c/fuzz_lines.c -o "$OUT/fuzz_serial"
+    -I"$GEN" -I"$ROOT/firmware_runtime" "${src[@]}" tests/c/fuzz_serial.c tests/c/fuzz_lines.c tests/c/fuzz_inputs.c -o "$OUT/fuzz_serial"
 start=$(date +%s%N)
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$OUT/fuzz_serial" "$LINES" "$SEED"

@@ -11,6 +11,7 @@
  *   %K  the rest: ` key=value` words, at least one
  * (%V and %K end a shape). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "boids_config.h"
@@ -153,4 +154,44 @@ int fuzz_stream_shape(const char *s, size_t n)
     for (i = 0; i < sizeof shapes / sizeof *shapes; i++)
         if (matches(shapes[i], s, n)) return 1;
     return 0;
+}
+
+/* ---- samples for the client's own parsers (FUZZ_SAMPLES=FILE) ----
+ * Up to SAMPLES_PER_KIND of each kind of line checked here (`ok stats`,
+ * `ev set`, `param`, ...: the first word, and the second after `ok`/`ev`),
+ * written to FILE: tests/test_fuzz_serial.py reads each with the Python
+ * client's parsers (pysim/board_replies.py, pysim/lockstep.py), so the shapes
+ * this driver accepts and the ones the client accepts cannot drift apart. */
+#define SAMPLES_PER_KIND 20
+#define SAMPLE_KINDS 128
+static FILE *samples;
+
+int fuzz_samples_open(const char *path) { return (samples = fopen(path, "w")) != NULL; }
+int fuzz_samples_close(void) { return samples ? fclose(samples) : 0; }
+
+static char sample_kind[SAMPLE_KINDS][24];
+static unsigned sample_count[SAMPLE_KINDS], sample_kinds;
+
+void fuzz_sample(const char *l, size_t n)
+{
+    char kind[24];
+    size_t k = 0, words = 0;
+    unsigned i;
+    if (!samples) return;
+    /* the kind: up to '=' or the end of the second word (ok/ev) or the first */
+    while (k < n && k < sizeof kind - 1 && l[k] != '=') {
+        if (l[k] == ' ' && (++words == 2 || (words == 1 && memcmp(l, "ok ", 3) != 0 && memcmp(l, "ev ", 3) != 0)))
+            break;
+        kind[k] = l[k];
+        k++;
+    }
+    kind[k] = '\0';
+    if (l[0] >= '0' && l[0] <= '9') strcpy(kind, "(dump row)");
+    for (i = 0; i < sample_kinds && strcmp(sample_kind[i], kind) != 0; i++) {
+    }
+    if (i == sample_kinds) {
+        if (sample_kinds == SAMPLE_KINDS) return;
+        strcpy(sample_kind[sample_kinds++], kind);
+    }
+    if (sample_count[i]++ < SAMPLES_PER_KIND) fprintf(samples, "%.*s\n", (int)n, l);
 }

@@ -9,4 +9,9 @@ int fuzz_stream_kind(const char *s, size_t n);
 /* Does it match one of the stream's shapes exactly? */
 int fuzz_stream_shape(const char *s, size_t n);
 
+/* FUZZ_SAMPLES: write up to 20 lines of each kind passed to fuzz_sample. */
+int fuzz_samples_open(const char *path); /* 1 on success */
+void fuzz_sample(const char *l, size_t n);
+int fuzz_samples_close(void); /* 0 on success */
+
 #endif

@@ -6,9 +6,9 @@
  *   fuzz_serial LINES [SEED]
  *
  * Inputs are random bytes and mutations of valid commands (byte flips,
- * truncation, splicing, long runs, NULs, backspaces, CR/LF mixes). Each input
- * goes either byte by byte through serial_cmd_feed (as from the UART) or
- * straight to serial_cmd_exec. After every executed line the driver checks:
+ * truncation, splicing, long runs, NULs, backspaces, CR/LF mixes: made by
+ * tests/c/fuzz_inputs.c). Each input goes either byte by byte through
+ * serial_cmd_feed (as from the UART) or straight to serial_cmd_exec. After every executed line the driver checks:
  *   - the reply is well formed: printable ASCII lines, each ending '\n', the
  *     last one `ok...` or `err ...`, the ones before it `param ...`, `cmd ...`
  *     (help), a dump's rows, or `obstacle ...` from `obstacle list`;
@@ -42,22 +42,12 @@
 #include "serial_cmd.h"
 #include "watch.h"
 
+#include "fuzz_inputs.h"
 #include "fuzz_lines.h"
 
 #define MAX_PARAMS 64
-#define MAX_INPUT 400
 #define OUT_CAP 65536
 
-static uint64_t rng_state;
-static uint32_t rnd(void)
-{
-    /* xorshift64*: the driver's own stream, independent of the firmware's */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
 
 /* ---- output capture: plat_serial_write goes to a pipe we drain ---- */
 static int pipe_r;
@@ -118,41 +108,6 @@ static int echo_is_on(void)
     return cap_n >= 10 && memcmp(cap, "ok echo on", 10) == 0;
 }
 
-/* ---- samples for the client's own parsers (FUZZ_SAMPLES=FILE) ----
- * Up to SAMPLES_PER_KIND of each kind of line checked here (`ok stats`,
- * `ev set`, `param`, ...: the first word, and the second after `ok`/`ev`),
- * written to FILE: tests/test_fuzz_serial.py reads each with the Python
- * client's parsers (pysim/board_replies.py, pysim/lockstep.py), so the shapes
- * this driver accepts and the ones the client accepts cannot drift apart. */
-#define SAMPLES_PER_KIND 20
-#define SAMPLE_KINDS 128
-static FILE *samples;
-static char sample_kind[SAMPLE_KINDS][24];
-static unsigned sample_count[SAMPLE_KINDS], sample_kinds;
-
-static void sample(const char *l, size_t n)
-{
-    char kind[24];
-    size_t k = 0, words = 0;
-    unsigned i;
-    if (!samples) return;
-    /* the kind: up to '=' or the end of the second word (ok/ev) or the first */
-    while (k < n && k < sizeof kind - 1 && l[k] != '=') {
-        if (l[k] == ' ' && (++words == 2 || (words == 1 && memcmp(l, "ok ", 3) != 0 && memcmp(l, "ev ", 3) != 0)))
-            break;
-        kind[k] = l[k];
-        k++;
-    }
-    kind[k] = '\0';
-    if (l[0] >= '0' && l[0] <= '9') strcpy(kind, "(dump row)");
-    for (i = 0; i < sample_kinds && strcmp(sample_kind[i], kind) != 0; i++) {
-    }
-    if (i == sample_kinds) {
-        if (sample_kinds == SAMPLE_KINDS) return;
-        strcpy(sample_kind[sample_kinds++], kind);
-    }
-    if (sample_count[i]++ < SAMPLES_PER_KIND) fprintf(samples, "%.*s\n", (int)n, l);
-}
 
 /* A line before a reply's last: `param` (list), `cmd` (help), a dump's
  * trace row, `obstacle` (obstacle list). */
@@ -177,7 +132,7 @@ static unsigned check_stream(const char *r, size_t n, const char **ev_set, size_
         if (!fuzz_stream_kind(l, ln)) continue;
         if (!fuzz_stream_shape(l, ln)) die("a stream line of no known shape (fr, ev, tm)", r, n);
         stream_lines++;
-        sample(l, ln);
+        fuzz_sample(l, ln);
         if (l[0] != 't' && !watch_was_on && !watch_is_on()) die("a lockstep line while watch is off", r, n);
         if (ln > 7 && memcmp(l, "ev set ", 7) == 0) {
             sets++;
@@ -216,7 +171,7 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
         if (!fuzz_stream_kind(r + start, i - start)) {
             if (lines && !listing_line(r + last, start - last - 1))
                 die("a reply line before the last is not a param, cmd, dump or obstacle listing line", r, n);
-            if (memcmp(r + start, "err ", 4) != 0) sample(r + start, i - start); /* an err's reason is free text */
+            if (memcmp(r + start, "err ", 4) != 0) fuzz_sample(r + start, i - start); /* an err's reason is free text */
             lines++;
             last = start;
         }
@@ -281,174 +236,13 @@ static void check(const char *r, size_t n, int want_reply, int exec_ret)
     }
 }
 
-/* ---- inputs ---- */
-static const char *const words[] = {"set", "s", "get", "list", "info", "stats", "reset", "boids", "pause",
-                                    "resume", "help", "telemetry", "echo", "on", "off", "obstacle", "add",
-                                    "remove", "clear", "target", "watch", "dump", "adaptive", "b011", "t01True",
-                                    "l012", "r001", "$set", "$"};
-static const char *const numbers[] = {"0", "1", "-1", "0.5", ".5", "5.", "+3", "-0", "200", "200.0000001",
-                                      "199.99999", "1e3", "0.0002", "0.00021362", "0.000213", "2147483647",
-                                      "-2147483648", "2147483648", "65535.99999", "65536", "-65536", "4294967295",
-                                      "4294967296", "0.00000000000000000000000000000000000000001", "00000000000001",
-                                      "+", "-", ".", "", "1.2.3", "0x10", "1,5", "NaN", "inf", "--1", "+-1", "100"};
-
-static size_t put(unsigned char *b, size_t n, const char *s)
-{
-    size_t k = strlen(s);
-    if (n + k > MAX_INPUT) k = MAX_INPUT - n;
-    memcpy(b + n, s, k);
-    return n + k;
-}
-
-static size_t valid_command(unsigned char *b)
-{
-    size_t n = 0;
-    char num[32], sid[16];
-    const bp_param_t *p = &boids_param_table[below(boids_param_count)];
-    const char *v = numbers[below(sizeof numbers / sizeof *numbers)];
-    if (below(3) == 0) {
-        /* a random decimal near the parameter's range */
-        int64_t raw = (int64_t)p->min - 1 + (int64_t)below((uint32_t)((int64_t)p->max - p->min) + 3u);
-        if (raw > INT32_MAX) raw = INT32_MAX;
-        if (raw < INT32_MIN) raw = INT32_MIN;
-        if (p->type == BP_FIXED) fxdec_format((int32_t)raw, num);
-        else fxdec_format_int((int32_t)raw, num);
-        v = num;
-    }
-    switch (below(16)) {
-    case 0: case 1: case 2: case 3: case 4:
-        n = put(b, n, "set ");
-        n = put(b, n, p->name);
-        n = put(b, n, " ");
-        n = put(b, n, v);
-        break;
-    case 5: case 6:
-        snprintf(sid, sizeof sid, "s %u ", (unsigned)(below(4) ? p->id : below(300)));
-        n = put(b, n, sid);
-        n = put(b, n, v);
-        break;
-    case 7: n = put(b, n, "get "); n = put(b, n, p->name); break;
-    case 8: n = put(b, n, "list"); break;
-    case 9: n = put(b, n, below(2) ? "info" : "stats"); break;
-    case 10: n = put(b, n, "reset"); if (below(2)) { n = put(b, n, " "); n = put(b, n, v); } break;
-    case 11: n = put(b, n, "boids "); n = put(b, n, below(2) ? v : "50"); break;
-    case 12: n = put(b, n, below(2) ? "pause" : "resume"); break;
-    case 13:
-        if (below(2)) {
-            n = put(b, n, "telemetry ");
-            n = put(b, n, below(2) ? "on" : "off");
-        } else { /* the lockstep stream: `watch on [EVERY]`, `watch off`, `watch EVERY` */
-            static const char *const w[] = {"watch on", "watch off", "watch on 1", "watch 3", "watch", "watch off"};
-            n = put(b, n, w[below(sizeof w / sizeof *w)]);
-        }
-        break;
-    case 14: n = put(b, n, "echo "); n = put(b, n, below(4) ? "off" : "on"); break;
-    default: {
-        unsigned k, w = 1 + below(5);
-        for (k = 0; k < w; k++) {
-            if (k) n = put(b, n, below(4) ? " " : "\t");
-            n = put(b, n, below(2) ? words[below(sizeof words / sizeof *words)] : v);
-        }
-    }
-    }
-    return n;
-}
-
-static size_t mutate(unsigned char *b, size_t n)
-{
-    unsigned k, rounds = 1 + below(4);
-    static const unsigned char specials[] = {0, '\r', '\n', '\b', 0x7F, 0x03, 0x15, '\t', ' ', 0x80, 0xFF, '.', '-'};
-    for (k = 0; k < rounds; k++) {
-        size_t at = below((uint32_t)n + 1);
-        switch (below(9)) {
-        case 0: /* bit flip */
-            if (n) b[below((uint32_t)n)] ^= (unsigned char)(1u << below(8));
-            break;
-        case 1: /* random byte */
-            if (n) b[below((uint32_t)n)] = (unsigned char)below(256);
-            break;
-        case 2: /* truncate */
-            n = at;
-            break;
-        case 3: { /* insert a special byte */
-            if (n < MAX_INPUT) {
-                memmove(b + at + 1, b + at, n - at);
-                b[at] = specials[below(sizeof specials)];
-                n++;
-            }
-            break;
-        }
-        case 4: { /* a long run */
-            size_t run = 1 + below(150);
-            unsigned char c = below(2) ? (unsigned char)'9' : specials[below(sizeof specials)];
-            if (n + run > MAX_INPUT) run = MAX_INPUT - n;
-            memmove(b + at + run, b + at, n - at);
-            memset(b + at, c, run);
-            n += run;
-            break;
-        }
-        case 5: { /* splice in another command */
-            unsigned char o[MAX_INPUT];
-            size_t on = valid_command(o), from = below((uint32_t)on + 1);
-            size_t take = on - from;
-            if (at + take > MAX_INPUT) take = MAX_INPUT - at;
-            memcpy(b + at, o + from, take);
-            n = at + take;
-            break;
-        }
-        case 6: /* delete a byte */
-            if (n && at < n) {
-                memmove(b + at, b + at + 1, n - at - 1);
-                n--;
-            }
-            break;
-        case 7: { /* a CR/LF mix in the middle */
-            static const char *const eols[] = {"\r", "\n", "\r\n", "\n\r", "\r\r\n"};
-            const char *e = eols[below(5)];
-            size_t el = strlen(e);
-            if (n + el <= MAX_INPUT) {
-                memmove(b + at + el, b + at, n - at);
-                memcpy(b + at, e, el);
-                n += el;
-            }
-            break;
-        }
-        default: /* duplicate the tail */
-            if (n && n * 2 <= MAX_INPUT) {
-                memcpy(b + n, b + at, n - at);
-                n += n - at;
-            }
-        }
-    }
-    return n;
-}
-
-static size_t make_input(unsigned char *b)
-{
-    size_t n, i;
-    switch (below(8)) {
-    case 0: /* pure random bytes */
-        n = below(MAX_INPUT);
-        for (i = 0; i < n; i++) b[i] = (unsigned char)below(256);
-        return n;
-    case 1: /* random printable text */
-        n = below(100);
-        for (i = 0; i < n; i++) b[i] = (unsigned char)(0x20 + below(95));
-        return n;
-    case 2: case 3:
-        return valid_command(b);
-    default:
-        return mutate(b, valid_command(b));
-    }
-}
-
 /* Feed one input byte by byte with a random line ending; check the reply of
  * every line the firmware completes. */
 static void feed_input(const unsigned char *b, size_t n)
 {
     static const char *const eols[] = {"\n", "\r", "\r\n", "\n\r", ""};
-    const char *e = eols[below(5)];
-    unsigned char all[MAX_INPUT + 8];
+    const char *e = eols[fuzz_below(5)];
+    unsigned char all[FUZZ_MAX_INPUT + 8];
     size_t total, i;
     memcpy(all, b, n);
     memcpy(all + n, e, strlen(e));
@@ -535,19 +329,18 @@ int main(int argc, char **argv)
     int fds[2];
     struct timespec t0, t1;
     double secs;
-    unsigned char in[MAX_INPUT + 1];
+    unsigned char in[FUZZ_MAX_INPUT + 1];
     if (argc < 2) {
         fprintf(stderr, "usage: fuzz_serial LINES [SEED]\n");
         return 2;
     }
     lines = strtoul(argv[1], NULL, 10);
-    rng_state = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    if (rng_state == 0) rng_state = 1;
+    fuzz_seed(argc > 2 ? strtoull(argv[2], NULL, 10) : 1);
     if (boids_param_count > MAX_PARAMS || pipe(fds) != 0) return 2;
     pipe_r = fds[0];
     (void)fcntl(pipe_r, F_SETFL, fcntl(pipe_r, F_GETFL) | O_NONBLOCK);
 
-    if (getenv("FUZZ_SAMPLES") && !(samples = fopen(getenv("FUZZ_SAMPLES"), "w"))) {
+    if (getenv("FUZZ_SAMPLES") && !fuzz_samples_open(getenv("FUZZ_SAMPLES"))) {
         perror(getenv("FUZZ_SAMPLES"));
         return 2;
     }
@@ -557,8 +350,8 @@ int main(int argc, char **argv)
     boids_app_reset(1, -1);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (i = 0; i < lines; i++) {
-        size_t n = make_input(in);
-        if (below(4) == 0) exec_input(in, n);
+        size_t n = fuzz_make_input(in);
+        if (fuzz_below(4) == 0) exec_input(in, n);
         else feed_input(in, n);
         if (i % 512 == 511) {
             /* let the threads run: frames, the per-second tick and telemetry */
@@ -573,7 +366,7 @@ int main(int argc, char **argv)
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (samples && fclose(samples) != 0) return 2;
+    if (fuzz_samples_close() != 0) return 2;
     secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("fuzz_serial: inputs=%lu lines_checked=%lu ok=%lu err=%lu sets_accepted=%lu stream_lines=%lu ev_sets=%lu crashes=0 seed=%s "
            "time=%.1fs\n",
