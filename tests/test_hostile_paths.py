@@ -245,3 +245,19 @@ def test_project_folder_names_never_reach_make_or_the_shell(kind, tmp_path):
     assert spec.is_file()
     if kind == "student":
         assert res.returncode == 0, res.stderr
+
+
+def test_a_path_make_cannot_spell_even_relative_is_refused_naming_it(tmp_path):
+    """The one case relative paths do not cover: the other folder itself
+    (e.g. the tool installed) under such a name. One line naming it, not a
+    make error."""
+    from codegen.build import BuildError, make_relative
+
+    fw = tmp_path / "plain" / "firmware"
+    fw.mkdir(parents=True)
+    odd = tmp_path / "tools $(shell touch PWNED)" / "firmware_runtime"
+    odd.mkdir(parents=True)
+    assert make_relative(tmp_path / "plain" / "build", fw, "build folder") == "../build"
+    with pytest.raises(BuildError) as e:
+        make_relative(odd, fw, "firmware_runtime")
+    assert str(odd) in str(e.value) and "\n" not in str(e.value) and "'$'" in str(e.value)
