@@ -89,19 +89,16 @@ def test_the_copy_changes_with_the_parameter_mid_run(tmp_path):
     require_tool("gcc")
     from codegen.parity import prepare
 
-    from .test_lockstep import Writer, watch
+    from .test_lockstep import watch_while_writing
     from .test_serial_pty import Host
 
     spec = _spec(tmp_path, 500)
     _, exe, _ = prepare(str(spec))
     host = Host(exe, "--boids", "300")
-    try:
-        w = Writer(host.path, [(1.0 + 0.8 * k, f"set visual_range {v}\r".encode())
-                               for k, v in enumerate(("131", "150", "20", "140", "25"))])
-        try:
-            rc, out = watch(host.path, "--frames", "240", spec=str(spec))
-        finally:
-            w.close()
+    try:  # (it once sent the first change before watch was on, on a loaded machine: "set 4")
+        rc, out, w = watch_while_writing(host.path, [(0.2 + 0.8 * k, f"set visual_range {v}\r".encode())
+                                                     for k, v in enumerate(("131", "150", "20", "140", "25"))],
+                                         "--frames", "400", spec=str(spec))
     finally:
         host.stop()
     assert rc == 0, out
@@ -109,7 +106,7 @@ def test_the_copy_changes_with_the_parameter_mid_run(tmp_path):
     summary = out.strip().splitlines()[-1]
     print(summary)
     m = re.search(r"(\d+) frames in step", summary)
-    assert m and int(m.group(1)) == 240 and "set 5" in summary, summary
+    assert m and int(m.group(1)) == 400 and "set 5" in summary, summary
 
 
 def test_check_reports_the_guard(tmp_path):

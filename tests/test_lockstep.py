@@ -88,17 +88,13 @@ def test_in_step_600_frames_through_every_kind_of_change(built):
     host = Host(exe)
     try:
         cl = [(4.0 + 0.7 * k, line) for k, line in enumerate(course_lines(model))]
-        w = Writer(host.path, [
+        rc, out, w = watch_while_writing(host.path, [
             (1.0, b"boids 60\r"), (1.2, b"adaptive on\r"), (2.0, b"set visual_range 35\n"),
             (2.5, b"s 3 0.001000\r"), (3.0, b"boids +7\r\n"), (3.5, b"reset 99\r"),
             *cl,
             (12.0, b"$set matching_factor 0.07\r"), (12.5, b"pause\r"), (13.5, b"resume\r"),
             (14.0, b"boids -3\r"), (14.5, b"boids 60\r"), (15.0, b"adaptive on\r"),
-        ])
-        try:
-            rc, out = watch(host.path, "--frames", "600")
-        finally:
-            w.close()
+        ], "--frames", "600")
     finally:
         host.stop()
     assert rc == 0, out
@@ -124,11 +120,8 @@ def test_in_step_with_obstacle_and_target_commands(spec):
     lines += [b"target 100 80\r", b"target off\r", b"target on\r"] if m.spec.target else []
     assert lines
     try:
-        w = Writer(host.path, [(1.0 + 0.6 * k, line) for k, line in enumerate(lines)])
-        try:
-            rc, out = watch(host.path, "--frames", "180", spec=path)
-        finally:
-            w.close()
+        rc, out, _ = watch_while_writing(host.path, [(0.2 + 0.6 * k, line) for k, line in enumerate(lines)],
+                                         "--frames", "240", spec=path)
     finally:
         host.stop()
     assert rc == 0, out
@@ -148,11 +141,8 @@ def test_in_step_with_the_mipsel_build_under_qemu(built):
     try:
         first = read_line(proc.stdout, 20.0, "'pty: ...' from the mipsel build")
         assert first.startswith("pty: /dev/"), first
-        w = Writer(first.split(":", 1)[1].strip(), [(2.0, b"set visual_range 30\r"), (3.0, b"boids 80\r")])
-        try:
-            rc, out = watch(first.split(":", 1)[1].strip(), "--frames", "150")
-        finally:
-            w.close()
+        rc, out, _ = watch_while_writing(first.split(":", 1)[1].strip(),
+                                         [(0.5, b"set visual_range 30\r"), (1.5, b"boids 80\r")], "--frames", "150")
     finally:
         terminate(proc, "qemu-mipsel boids_host_mipsel")
         proc.stdout.close()
@@ -266,11 +256,8 @@ def test_adopting_the_boards_state_instead_of_a_reset(built):
     _, exe, _ = built
     host = Host(exe, "--seed", "4242")
     try:
-        w = Writer(host.path, [(2.5, b"set visual_range 28\r"), (3.0, b"boids 90\r")])
-        try:
-            rc, out = watch(host.path, "--adopt", "--frames", "120")
-        finally:
-            w.close()
+        rc, out, _ = watch_while_writing(host.path, [(0.5, b"set visual_range 28\r"), (1.0, b"boids 90\r")],
+                                         "--adopt", "--frames", "120")
     finally:
         host.stop()
     assert rc == 0, out
@@ -296,9 +283,9 @@ def assert_running_with_watch_off(path: str) -> None:
     assert stats["paused"] == 0 and watching.startswith("ok watch off"), (stats, watching)
 
 
-def watch_proc(port: str, *args: str) -> subprocess.Popen:
+def watch_proc(port: str, *args: str, spec: str = DEFAULT_SPEC) -> subprocess.Popen:
     """`boidsgen watch` started, once its status says it is in step (stdout line by line, unbuffered)."""
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.cli", "watch", port, "--spec", DEFAULT_SPEC, *args],
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.cli", "watch", port, "--spec", spec, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = Deadline(WATCH_LIMIT, "'in step' status line from watch")
     seen: list[str] = []
@@ -306,6 +293,7 @@ def watch_proc(port: str, *args: str) -> subprocess.Popen:
         deadline.check(seen[-3:])
         seen.append(read_line(proc.stdout, WATCH_LIMIT, "a status line from watch"))
         assert seen[-1], f"watch ended early: {seen} {proc.stderr.read()}"
+    proc.seen = "".join(seen)  # what it printed up to then (the sync line: reset or adopted)
     return proc
 
 
@@ -318,6 +306,21 @@ def ended(proc: subprocess.Popen, seconds: float) -> tuple[int, str, str]:
         proc.communicate(timeout=5)
         raise AssertionError(f"watch still running {seconds} s after it should have ended") from None
     return proc.returncode, out, err
+
+
+def watch_while_writing(port: str, schedule: list[tuple[float, bytes]], *args: str,
+                        spec: str = DEFAULT_SPEC) -> tuple[int, str, "Writer"]:
+    """`boidsgen watch PORT ARGS` with a second program writing `schedule`,
+    its times counted from the moment watch is in step: a change sent before
+    watch had switched the board's watch on would reach no mirror (on a loaded
+    machine watch's start-up takes seconds). (exit status, output, writer)."""
+    proc = watch_proc(port, *args, spec=spec)
+    w = Writer(port, schedule)
+    try:
+        rc, out, err = ended(proc, WATCH_LIMIT)
+    finally:
+        w.close()
+    return rc, proc.seen + out + err, w
 
 
 def one_line_reason(err: str) -> str:
