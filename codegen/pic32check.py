@@ -54,9 +54,16 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
         out = Path(tmp) / m.name
         emit(spec_path, m, out, gated=True)
         bdir = Path(build_dir) if build_dir else Path(tmp) / "build"
-        cmd = ["make", "-s", "-C", str(out / "firmware"), "m4k-check", f"RUNTIME={RUNTIME_DIR}", f"BUILD={bdir}"]
+        # make runs in the firmware folder with relative paths, as build.make does: no
+        # folder name reaches make or the shell (issue 32)
+        from .build import make_relative
+
+        fw = out / "firmware"
+        bdir.mkdir(parents=True, exist_ok=True)
+        cmd = ["make", "-s", "m4k-check", f"RUNTIME={make_relative(RUNTIME_DIR, fw, 'firmware_runtime')}",
+               f"BUILD={make_relative(bdir, fw, 'build folder')}"]
         try:
-            res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=fw.resolve())
         except subprocess.TimeoutExpired:
             raise Pic32CheckError(f"{spec_path}: the m4k build did not finish within 900 s") from None
         elf = bdir / "m4k" / "boids_m4k.elf"

@@ -79,8 +79,9 @@ def render_python(m: GenModel, env: Environment | None = None) -> dict[str, str]
 def differing(files: dict[str, str], outdir: Path) -> list[str]:
     """Files whose committed text differs from a fresh render (or is missing),
     plus stray files in the output folders that no longer get generated."""
-    bad = [rel for rel, text in files.items()
-           if not (outdir / rel).is_file() or (outdir / rel).read_text(encoding="utf-8") != text]
+    from .safe_paths import existing_text  # regular files of bounded size only
+
+    bad = [rel for rel, text in files.items() if existing_text(outdir / rel) != text]
     for sub in ("firmware", "python"):
         d = outdir / sub
         if d.is_dir():

@@ -76,7 +76,8 @@ def _model(job: Job):
             tmp = p.with_name(f".{name}.{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, p)
-    return load_model(Path(folder) / "boids_model.py")
+    # what runs is checked against the job's own rendered text (and its kernel's seal)
+    return load_model(Path(folder) / "boids_model.py", expect_text=dict(job.files)["boids_model.py"])
 
 
 def simulation(job: Job):

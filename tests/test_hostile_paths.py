@@ -206,6 +206,9 @@ def test_generated_files_that_are_not_regular_or_too_large_are_refused(tmp_path)
     assert res.returncode == 2, res.stderr
     _one_error_line(res.stderr, str(cfg), "bytes")
     assert cfg.stat().st_size == 64 << 20
+    # generate --check reads it bounded too (it once read the whole file): it differs, named
+    res = _cli(["generate", str(spec), "--check"], tmp_path, timeout=60)
+    assert res.returncode == 1 and "firmware/boids_config.h" in res.stdout, res.stdout + res.stderr
 
 
 def test_a_model_that_is_a_fifo_is_refused_by_sim(tmp_path):
