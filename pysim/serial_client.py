@@ -144,6 +144,10 @@ class BoardClient:
         self._add_typed_setters()
 
     # ---- connection ----
+    def fileno(self) -> int:
+        """The open port's file descriptor (the GUI asks it which device it opened)."""
+        return self._ser.fileno()
+
     def close(self) -> None:
         self._closed.set()
         try:

@@ -1,6 +1,5 @@
 """A scripted board on a real pseudo-terminal, for the serial link's hostile
-cases (the client and `boidsgen watch`; tests/fake_board.py is the window's
-smaller one).
+cases (the client, `boidsgen watch` and the GUI's board link).
 
 The client (or `boidsgen watch`) opens `path`, the pty's slave end, with
 pyserial as it would a board; a thread on the master end reads its command

@@ -212,7 +212,7 @@ class BoardLink:
             warnings.simplefilter("ignore")  # the hash is checked here, the window says so
             client = BoardClient(self.port, self.model, timeout=self.timeout)
         try:
-            opened = None if now is None else fd_device_id(self.port, client._ser.fileno())
+            opened = None if now is None else fd_device_id(self.port, client.fileno())
             if opened != now:
                 raise Refused(f"{self.port} changed while it was opened: not adopted")
             who = tuple(plain(client.info.get(k)) for k in ("spec", "hash"))
