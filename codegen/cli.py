@@ -87,9 +87,14 @@ def cmd_check(a) -> int:
         print(line)
     bad = worst(m, a.max_quant_error)
     for q in bad:
-        level = "error" if a.strict else "warning"
-        print(f"{level}: {q.name}.{q.field} = {q.text} quantizes to {q.represents} "
-              f"({q.rel_error * 100:+.2f}%, above {a.max_quant_error}%)", file=sys.stderr)
+        change = f"({q.rel_error * 100:+.2f}%, above {a.max_quant_error}%)"
+        if a.strict:
+            print(f"error: {q.name}.{q.field} = {q.text} quantizes to {q.represents} {change}", file=sys.stderr)
+        elif q.field == "default":  # the value the flock runs with
+            print(f"warning: {q.name}.default = {q.text} quantizes to {q.represents} {change}", file=sys.stderr)
+        else:  # a range bound only moves where the slider and `set` stop: said, not warned about
+            print(f"note: {q.name}.{q.field} = {q.text} is held as {q.represents} {change}: a range bound, so "
+                  f"`set` and the sliders stop there; write {q.field}: {q.represents} to say so exactly")
     return 1 if (bad and a.strict) else 0
 
 
