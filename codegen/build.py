@@ -111,6 +111,9 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
             raise BuildError(str(e)) from None
         print(f"PIC32 compile check (mipsel-linux-gnu-gcc -march=m4k): flash {r['flash']} of {r['flash_max']} B, "
               f"RAM {r['ram']} of {r['ram_max']} B at {r['capacity']} boids")
+    else:  # every step says what became of it (issue 33: this line once just vanished)
+        print("PIC32 compile check: skipped (mipsel-linux-gnu-gcc is not on PATH; tools/setup.sh installs "
+              "gcc-mipsel-linux-gnu)")
     if shutil.which("xc32-gcc"):
         make(out / "firmware", "pic32", bdir)
         print(f"PIC32 image: {bdir / 'boids.hex'}")

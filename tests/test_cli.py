@@ -86,3 +86,22 @@ def test_compare_plot_takes_an_optional_file_and_experiment_a_timeout():
     assert ap.parse_args(["compare", "--plot"]).plot == ""  # the default path (cmd_compare: a.plot or ...)
     assert ap.parse_args(["compare", "--plot", "x.png"]).plot == "x.png"
     assert ap.parse_args(["experiment", "f.yaml", "--timeout", "2.5"]).timeout == 2.5
+
+
+def test_build_says_skipped_for_every_step_it_cannot_run(tmp_path, monkeypatch, capsys):
+    """Issue 33: without the MIPS compiler the compile-check line just vanished."""
+    require_tool("gcc")
+    import shutil
+
+    from codegen import build
+
+    spec = tmp_path / "spec" / "boids.yaml"
+    spec.parent.mkdir()
+    spec.write_text((ROOT / "spec" / "boids.yaml").read_text())
+    real = shutil.which
+    monkeypatch.setattr(build.shutil, "which",
+                        lambda name, *a, **k: None if name in ("mipsel-linux-gnu-gcc", "xc32-gcc") else real(name, *a, **k))
+    assert build.build(str(spec), run_demo=False) == 0
+    out = capsys.readouterr().out
+    assert "PIC32 compile check: skipped (mipsel-linux-gnu-gcc is not on PATH" in out, out
+    assert "PIC32 image: skipped (xc32-gcc is not on PATH" in out, out
