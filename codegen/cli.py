@@ -16,6 +16,14 @@ def _err(msg: str) -> None:
     print(f"boidsgen: {msg}", file=sys.stderr)
 
 
+def _spec_errors(issues, summary: bool = True) -> None:
+    """A bad spec's located errors, one a line, then (with summary) the count."""
+    for issue in issues:
+        print(issue, file=sys.stderr)
+    if summary:
+        _err(f"{len(issues)} error(s) in the spec; nothing written")
+
+
 def _load(spec_path: str):
     """The spec's model, refused exactly as `generate` refuses it (range gate included)."""
     from .pipeline import checked_model
@@ -67,13 +75,14 @@ def cmd_check(a) -> int:
     if not rep.ok:  # the located errors first (as generate prints them), then the report that explains them
         _, loc = load_spec(a.spec)
         issues = error_issues(rep, a.spec, loc)
-        for issue in issues:
-            print(issue, file=sys.stderr)
+        _spec_errors(issues, summary=False)
         sys.stderr.flush()
         print(f"{a.spec}: NOT valid: {len(issues)} expression(s) can overflow; the range analysis:")
         for line in range_lines(rep):
             print(line)
-        raise SpecError(issues)
+        sys.stdout.flush()
+        _err(f"{len(issues)} error(s) in the spec; nothing written")
+        return 2
     print(f"{a.spec}: valid (spec '{m.name}', hash {m.hash}, {len(m.params)} parameters, "
           f"{len(m.rules)} rules: {', '.join(r.name for r in m.rules)})")
     print(f"display: {m.panel.describe(m.spec.display.width, m.spec.display.height)}")
@@ -334,9 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return a.func(a)
     except SpecError as e:
-        for issue in e.issues:
-            print(issue, file=sys.stderr)
-        _err(f"{len(e.issues)} error(s) in the spec; nothing written")
+        _spec_errors(e.issues)
         return 2
     except BrokenPipeError:  # `boidsgen ... | head`: the reader left; say nothing more
         _silence_stdout()

@@ -283,7 +283,7 @@ EXTRA_PARAMS = """  k_small: {default: 0.01, min: 0, max: 1}
   near_range: {default: 30, min: 0, max: 200, unit: px}
 """
 # Each rule once with locals named like what the generated code declares or
-# reads there (o, i, b, f, k, r2, n_predators, fx, int32_t, ...), once with
+# reads there (o, i, b, f, k, r2, n_predators, zone_r, int32_t, ...; fx itself is refused), once with
 # plain names. Two rules share local and sum names with each other, and a
 # state name with perching (state is per name: one field, the first
 # declaration's initial value, as the simulator's kernel has it).
@@ -359,7 +359,7 @@ HOSTILE = """
       if count > 0:
           vx += s * g / 8
 """
-HOSTILE_NAMES = dict(o="o", i="i", fx="fx", n="n", b="b", k="k", r2="r2", int32_t="int32_t", f="f",
+HOSTILE_NAMES = dict(o="o", i="i", fx="zone_r", n="n", b="b", k="k", r2="r2", int32_t="int32_t", f="f",
                      n_predators="n_predators", k_best="k_best", o_stop="o_stop", seg="seg")
 PLAIN_NAMES = {k: f"q{j}" for j, k in enumerate(HOSTILE_NAMES)}
 USES = """  - {{rule: {name}_boids, range: visual_range, g: k_small}}
@@ -427,7 +427,7 @@ def test_locals_named_like_generated_identifiers_change_nothing(tmp_path, order,
     frames = next(iter(traces)).splitlines()
     assert len(frames) > 300
     # the rules listed twice and the shared names got their own C names
-    for needle in ("rules_boids_s", "rules_more_s", "rules_near_s", "st_perch", "fx rules_boids_fx",
+    for needle in ("rules_boids_s", "rules_more_s", "rules_near_s", "st_perch", "zone_r = fx_add(rules_boids_o, o->vx);",
                    "const int32_t rules_boids_i = i;", "b->perch = 0;",
                    "b->born = fx_add(fx_div(fx_from_int(f->count), 8 * FX_ONE), P->k_small);"):
         assert needle in hostile_c, needle
