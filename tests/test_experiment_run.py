@@ -360,11 +360,13 @@ def test_cluster_that_loses_its_workers_fails_and_a_slow_one_does_not(tmp_path):
     from pysim.experiment_runner import ClusterError, run
 
     plan = make_plan(load_experiment(experiment(tmp_path, "all_right.yaml", ALL_RIGHT)))
+    # on run's own local cluster, whose start the timeout does not bound (a scheduler's address
+    # with timeout=0.01 also bounds the connection: 10 ms, missed on a loaded machine)
+    sink = RowFile(tmp_path / "slow.jsonl")
+    run(plan.job, make_batches(plan.todo(), 20), sink, workers=1, timeout=0.01)
+    assert len(sink.done()) == 60  # every batch took longer than 0.01 s: waited for, all rows
     with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                       silence_logs=logging.CRITICAL) as cluster:
-        sink = RowFile(tmp_path / "slow.jsonl")
-        run(plan.job, make_batches(plan.todo(), 20), sink, scheduler=cluster.scheduler_address, timeout=0.01)
-        assert len(sink.done()) == 60  # every batch took longer than 0.01 s: waited for, all rows
 
         def retire(rows, client):
             if cluster.workers:
