@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .render import RUNTIME_DIR
+from .make_run import BuildError, make
 
 FLASH_MAX = 128 * 1024
 RAM_MAX = 32 * 1024
@@ -40,9 +40,6 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
     if it does not build or exceeds the part. flash = text + data (initialised
     data is stored in flash); ram = data + bss (bss includes the 1 KB stack
     the linker script reserves)."""
-    from .model import build_model
-    from .spec_loader import load_spec
-
     for tool in (MIPS_CC, MIPS_SIZE, "make"):
         if shutil.which(tool) is None:
             raise Pic32CheckError(f"{tool} is not installed (apt-get install gcc-mipsel-linux-gnu make)")
@@ -54,18 +51,11 @@ def check_image(spec_path: str, build_dir: str | Path | None = None) -> dict:
         out = Path(tmp) / m.name
         emit(spec_path, m, out, gated=True)
         bdir = Path(build_dir) if build_dir else Path(tmp) / "build"
-        # make runs in the firmware folder with relative paths, as build.make does: no
-        # folder name reaches make or the shell (issue 32)
-        from .build import make_relative
-
-        fw = out / "firmware"
         bdir.mkdir(parents=True, exist_ok=True)
-        cmd = ["make", "-s", "m4k-check", f"RUNTIME={make_relative(RUNTIME_DIR, fw, 'firmware_runtime')}",
-               f"BUILD={make_relative(bdir, fw, 'build folder')}"]
-        try:
-            res = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=fw.resolve())
-        except subprocess.TimeoutExpired:
-            raise Pic32CheckError(f"{spec_path}: the m4k build did not finish within 900 s") from None
+        try:  # make_run: no folder name reaches make or the shell (issue 32)
+            res = make(out / "firmware", "m4k-check", bdir, check=False)
+        except BuildError as e:
+            raise Pic32CheckError(f"{spec_path}: {e}") from None
         elf = bdir / "m4k" / "boids_m4k.elf"
         if not elf.exists():
             log = res.stdout + res.stderr
