@@ -71,7 +71,7 @@ static inline fx fx_neg(fx a) { return fx_from_u32(0u - (uint32_t)a); }
 static inline uint32_t fx_uabs(fx a) { return a < 0 ? 0u - (uint32_t)a : (uint32_t)a; }
 /* |a|, wrapping at INT32_MIN like fx_neg; without a branch: the pair loop's
  * box test takes two a candidate, and on the M4K a branch on the sign cost
- * a taken branch half the time (BENCHMARKS.md, the candidate loop). */
+ * a taken branch half the time (the candidate loop's profile, in BENCHMARKS.md's history). */
 static inline fx fx_abs(fx a)
 {
 #ifdef FX_GCC_SEMANTICS
