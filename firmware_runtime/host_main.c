@@ -306,9 +306,14 @@ int main(int argc, char **argv)
             if (pty_fd < 0) {
                 printf("pty: %s\n", p);
                 fflush(stdout);
+                fprintf(stderr, "boids_host: spec %s (hash %s): the serial link is %s; connect boids-gui or a "
+                        "terminal to it ('help' lists the commands); Ctrl-C stops\n", BOIDS_SPEC_NAME, BOIDS_SPEC_HASH, p);
             }
         } else {
             host_serial_fds(0, 1);
+            /* stderr: stdout is the serial link, read by programs as well as people */
+            fprintf(stderr, "boids_host: spec %s (hash %s): the serial link is this terminal; type 'help' for "
+                    "the commands, 'quit' or Ctrl-D to leave\n", BOIDS_SPEC_NAME, BOIDS_SPEC_HASH);
         }
         boids_app_reset(seed, have_boids ? (int32_t)boids : -1);
         host_on_frame(on_frame);

@@ -61,12 +61,35 @@ void host_serial_fds(int in, int out)
 
 int host_serial_eof(void) { return in_eof; }
 
+/* On stdio, someone at a terminal: a line `quit` or `exit` ends the input
+ * as Ctrl-D does. Only the host has them (a board cannot leave); on a pty
+ * they are ordinary, unknown commands. */
+static char typed[4];
+static size_t typed_n; /* how many characters the line has so far */
+
+static int typed_leave(unsigned char c)
+{
+    int leave;
+    if (c != '\n' && c != '\r') {
+        if (typed_n < sizeof typed) typed[typed_n] = (char)c;
+        typed_n += typed_n <= sizeof typed; /* stops one past: too long for either word */
+        return 0;
+    }
+    leave = typed_n == sizeof typed && (!memcmp(typed, "quit", 4) || !memcmp(typed, "exit", 4));
+    typed_n = 0;
+    return leave;
+}
+
 int plat_serial_getc(void)
 {
     unsigned char c;
     ssize_t n;
     if (in_fd < 0 || in_eof || break_seen) return -1; /* in reset: the rest is the next start's */
     n = read(in_fd, &c, 1);
+    if (n == 1 && !on_pty && typed_leave(c)) {
+        in_eof = 1;
+        return -1;
+    }
     if (n == 1) {
         /* the bytes still reach the parser (0xFF and NUL make a bad line, as on the board) */
         break_run = (c == 0xFF) ? 1 : (c == 0 && break_run) ? break_run + 1 : 0;

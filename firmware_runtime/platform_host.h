@@ -41,7 +41,8 @@ const char *host_tft_first_error(void);
 int host_write_ppm(const char *path);
 /* Frame callback set by host_main (trace writing). */
 void host_on_frame(void (*cb)(uint32_t frame));
-/* True once the serial input reached end of file. */
+/* True once the serial input reached end of file (on stdio, also after a
+ * line `quit` or `exit`: a terminal user's way out, which no board has). */
 int host_serial_eof(void);
 
 #endif
