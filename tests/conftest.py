@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,19 @@ from tests.deadline import RUN
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "firmware_runtime"
 DEFAULT_SPEC = str(ROOT / "spec" / "boids.yaml")
+_FLOCK_CAPACITY = re.compile(r"(?m)^(  capacity: )(\d+)")  # the flock's; other entities' are in flow maps
+
+
+def with_capacity(text: str, capacity: int) -> str:
+    """A spec's text with its flock's capacity set (tests that study a
+    capacity say which, whatever the default spec holds)."""
+    out, k = _FLOCK_CAPACITY.subn(rf"\g<1>{capacity}", text, count=1)
+    assert k == 1, "no '  capacity: N' line in the spec"
+    return out
+
+
+# the default spec's flock capacity: what its board answers `boids N` past
+DEFAULT_CAPACITY = int(_FLOCK_CAPACITY.search(Path(DEFAULT_SPEC).read_text()).group(2))
 
 # The suite runs from the project's virtualenv (`.venv/bin/python -m pytest`)
 # without it being activated: the tests that start `boidsgen` or `boids-gui` by

@@ -449,7 +449,7 @@ def test_default_spec_boids_step_reads_like_the_seed():
     for needle in (# the zones tested in HI:LO (fx_d2_zones: emit_c_pairs.zones_in_hilo)
                    "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
                    "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
-                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at capacity 100),
+                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at the default capacity),
                    # cohesion's positions as offsets from the boid (codegen/lang/offsets.py), summed in C
                    # as the positions, modulo 2^32, and taken about the boid where read (c_positions.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",

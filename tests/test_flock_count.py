@@ -7,6 +7,8 @@ import subprocess
 
 from pysim.engine import Simulation
 
+from .conftest import DEFAULT_CAPACITY
+
 
 def test_set_count_twin(default_build):
     m, exe, model = default_build
@@ -22,17 +24,17 @@ def test_set_count_twin(default_build):
 
 
 def test_boids_command(default_build):
-    exe = default_build[1]
-    res = subprocess.run([str(exe)], input=b"boids 7\nstats\nboids 101\nboids -1\nboids x\nboids +200\nboids -3\n",
+    exe, cap = default_build[1], DEFAULT_CAPACITY
+    res = subprocess.run([str(exe)], input=f"boids 7\nstats\nboids {cap + 1}\nboids -1\nboids x\nboids +{cap}\nboids -3\n".encode(),
                          capture_output=True, timeout=20)
     out = res.stdout.decode().splitlines()
     assert re.fullmatch(r"ok boids=7 frame=\d+", out[0]), out
     assert " boids=7 " in out[1]
-    assert out[2] == "err boids: 101 outside [0, 100]"
+    assert out[2] == f"err boids: {cap + 1} outside [0, {cap}]"
     assert re.fullmatch(r"ok boids=6 frame=\d+", out[3]), out  # -1: one fewer
     assert out[4] == "err boids: N must be a whole number"
-    assert re.fullmatch(r"ok boids=100 frame=\d+", out[5]), out  # +N is clamped to the capacity
-    assert re.fullmatch(r"ok boids=97 frame=\d+", out[6]), out
+    assert re.fullmatch(rf"ok boids={cap} frame=\d+", out[5]), out  # +N is clamped to the capacity
+    assert re.fullmatch(rf"ok boids={cap - 3} frame=\d+", out[6]), out
 
 
 def test_add_boid_at_a_point(default_build):

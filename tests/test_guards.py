@@ -16,15 +16,14 @@ from codegen.lang.guards import _narrow, guarded
 from codegen.parity import run_parity
 from codegen.pipeline import checked_model
 
-from .conftest import DEFAULT_SPEC, ROOT, require_tool
+from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
 ONE = 1 << 15  # the default spec's s16.15
 
 
 def _spec(tmp_path: Path, capacity: int, grid: bool = False) -> Path:
     text = Path(DEFAULT_SPEC).read_text()
-    text, k = re.subn(r"(?m)^  capacity: 100 ", f"  capacity: {capacity} ", text)
-    assert k == 1
+    text = with_capacity(text, capacity)
     if grid:
         text, k = re.subn(r"(?m)^update_order: sequential", "update_order: synchronous", text)
         assert k == 1

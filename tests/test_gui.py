@@ -147,7 +147,10 @@ def test_keys_and_mouse(app):
     for _ in range(3):
         c.event_generate("<KeyPress-BackSpace>")
     assert app.sim.count == 97 and app.controls.options["boids"].var.get() == 97
-    c.event_generate("<KeyPress-Return>")  # adds 10, clamped to the capacity
+    c.event_generate("<KeyPress-Return>")  # adds 10
+    assert app.sim.count == 107
+    for _ in range(app.model.CAPACITY // 10):  # ... up to the capacity, no further
+        c.event_generate("<KeyPress-Return>")
     assert app.sim.count == app.model.CAPACITY
 
     spin = app.controls.options["boids"]
@@ -305,6 +308,14 @@ def test_board_mode_against_the_host_firmware(display, host_pty):
         vr._entered()
         assert pump(app, until=lambda: "outside" in app.status_var.get())
         assert "999 outside [0, 200]" in app.status_var.get() and vr.entry_var.get() == "50"
+        # the rejection stays, past its time, until the user's next action (issue 33)
+        assert pump(app, until=lambda: app.follow is not None)
+        app._held_until = 0.0  # as if MESSAGE_HOLD had passed
+        app._show_lockstep()
+        assert "999 outside" in app.status_var.get()
+        app.root.event_generate("<KeyPress>", keysym="Shift_L", when="now")
+        app._show_lockstep()
+        assert "999 outside" not in app.status_var.get() and "frame" in app.status_var.get(), app.status_var.get()
 
         app.controls.params["centering_factor"].entry_var.set("0.001")
         app.controls.params["centering_factor"]._entered()

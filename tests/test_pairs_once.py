@@ -19,16 +19,15 @@ from codegen.parity import run_parity
 from codegen.pipeline import checked_model
 from codegen.spec_loader import load_spec
 
-from .conftest import DEFAULT_SPEC, ROOT, require_tool
+from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
 
 def _spec(tmp_path: Path, capacity: int, grid: bool, visual_range: int = 20, **defaults) -> Path:
     """The default spec, synchronous at `capacity` (with the grid or not), its
     parameters' defaults changed (visual_range and any of `defaults`)."""
-    text = Path(DEFAULT_SPEC).read_text()
+    text = with_capacity(Path(DEFAULT_SPEC).read_text(), capacity)
     defaults = {"visual_range": visual_range, **defaults}
-    subs = [(r"(?m)^  capacity: 100 ", f"  capacity: {capacity} "),
-            (r"(?m)^update_order: sequential", "update_order: synchronous")]
+    subs = [(r"(?m)^update_order: sequential", "update_order: synchronous")]
     subs += [(rf"(?m)^(  {k}:\s*\{{default: )[-\d.]+,", rf"\g<1>{v},") for k, v in defaults.items()]
     for pat, rep in subs:
         text, k = re.subn(pat, rep, text)

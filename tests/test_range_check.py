@@ -12,9 +12,11 @@ from codegen.model import build_model
 from codegen.range_check import analyse, check_spec, report_lines
 from codegen.spec_loader import load_spec
 
+from .conftest import DEFAULT_CAPACITY, with_capacity
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
-BOIDS = (ROOT / "spec" / "boids.yaml").read_text()
+BOIDS = with_capacity((ROOT / "spec" / "boids.yaml").read_text(), 100)  # the variants below start at 100
 
 
 def _variant(tmp_path, name: str, *subs: tuple[str, str]) -> Path:
@@ -92,7 +94,9 @@ def test_check_prints_the_range_report(capsys):
     assert main(["check", str(ROOT / "spec" / "boids.yaml")]) == 0
     out = capsys.readouterr().out
     assert "range analysis for 'boids'" in out
-    assert re.search(r"separation\s+close_dx \* avoid_factor\s+separation\.yaml:15:20\s+9,900\s+x6\.62\s+ok", out), out
+    worst = (DEFAULT_CAPACITY - 1) * 100  # every other boid 100 px away (protected_range.max), avoid_factor 1
+    assert re.search(rf"separation\s+close_dx \* avoid_factor\s+separation\.yaml:15:20\s+{worst:,}\s+"
+                     rf"x{65536 / worst:.2f}\s+ok", out), out
     assert "0 can overflow" in out
 
 

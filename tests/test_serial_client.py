@@ -17,6 +17,7 @@ import pytest
 from pysim.fxdecimal import parse
 from pysim.serial_client import BoardClient, BoardError, BoardTimeout, SpecMismatchWarning, value_text
 
+from .conftest import DEFAULT_CAPACITY
 from .deadline import Deadline
 from .test_serial_pty import WAIT, Host, exe, host, model  # noqa: F401  (fixtures)
 
@@ -88,7 +89,7 @@ def test_errors_carry_the_boards_reason_and_change_nothing(board):
         (lambda: board.set("visual_range", "abc"), "visual_range: 'abc' not a decimal number"),
         (lambda: board.set("nope", 1), "unknown parameter 'nope' (try: list)"),
         (lambda: board.get("nope"), "unknown parameter 'nope' (try: list)"),
-        (lambda: board.set_count(1000), "boids: 1000 outside [0, 100]"),
+        (lambda: board.set_count(1000), f"boids: 1000 outside [0, {DEFAULT_CAPACITY}]"),
         (lambda: board.reset(-1), "reset: SEED must be a whole number in [0, 4294967295]"),
         (lambda: board.command("frobnicate"), "unknown command 'frobnicate' (try: help)"),
         (lambda: board.command("x" * 100), "line too long (max 63 characters)"),

@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from .stamps import unstamp
+from .conftest import DEFAULT_CAPACITY
 
 from pysim.fxdecimal import format_raw, parse
 
@@ -62,7 +63,7 @@ def test_list_and_info(exe, default_build):
     out = talk(exe, ["list", "info"])
     assert out[0].startswith("param visual_range=20 raw=655360 min=0 max=200 default=20 id=1 tunable=1")
     assert out[12] == "ok list 12"
-    assert out[13] == (f"ok info spec=boids hash={m.hash} format=s16.15 fw=0.1.0 capacity=100 "
+    assert out[13] == (f"ok info spec=boids hash={m.hash} format=s16.15 fw=0.1.0 capacity={DEFAULT_CAPACITY} "
                        "update=sequential fps=30")
 
 

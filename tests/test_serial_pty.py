@@ -19,6 +19,7 @@ import serial
 from pysim.fxdecimal import parse
 
 from .deadline import Deadline, read_line, read_rest, reap, terminate
+from .conftest import DEFAULT_CAPACITY
 from .stamps import unstamp
 
 WAIT = 5.0  # seconds to wait for a reply before calling it missing (never a speed check)
@@ -265,8 +266,8 @@ ERRORS = [
     ("reset -1", "err reset: SEED must be a whole number in [0, 4294967295]"),
     ("reset 4294967296", "err reset: SEED must be a whole number in [0, 4294967295]"),
     ("reset 1 2", "err too many words"),
-    ("boids 101", "err boids: 101 outside [0, 100]"),
-    ("boids 101", "err boids: 101 outside [0, 100]"),
+    (f"boids {DEFAULT_CAPACITY + 1}", f"err boids: {DEFAULT_CAPACITY + 1} outside [0, {DEFAULT_CAPACITY}]"),
+    (f"boids {DEFAULT_CAPACITY + 1}", f"err boids: {DEFAULT_CAPACITY + 1} outside [0, {DEFAULT_CAPACITY}]"),
     ("boids -", "err boids: N must be a whole number"),
     ("boids many", "err boids: N must be a whole number"),
     ("boids", "err usage: boids N|+N|-N"),

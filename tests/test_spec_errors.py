@@ -10,7 +10,7 @@ import pytest
 
 from codegen.cli import main
 
-from .conftest import ROOT
+from .conftest import DEFAULT_CAPACITY, ROOT
 
 GOOD = (ROOT / "spec" / "boids.yaml").read_text()
 
@@ -30,7 +30,7 @@ def line_of(text: str, needle: str) -> int:
 
 
 def test_typo_key(tmp_path, capsys):
-    text = GOOD.replace("  capacity: 100", "  capacty: 100")
+    text = GOOD.replace("  capacity:", "  capacty:")
     rc, err = run_bad(tmp_path, text, capsys)
     assert rc == 2
     ln = line_of(text, "capacty")
@@ -54,7 +54,7 @@ def test_min_greater_than_max(tmp_path, capsys):
 
 
 def test_all_errors_at_once_in_file_order(tmp_path, capsys):
-    text = (GOOD.replace("  capacity: 100", "  capacty: 100")
+    text = (GOOD.replace("  capacity:", "  capacty:")
             .replace("visual_range:    {default: 20,     min: 0,", "visual_range:    {default: 250,     min: 0,")
             .replace("factor: centering_factor}", "factor: centring_factor}"))
     rc, err = run_bad(tmp_path, text, capsys)
@@ -71,7 +71,7 @@ def test_all_errors_at_once_in_file_order(tmp_path, capsys):
     (("  - {rule: cohesion,", "  - {rule: cohesio,"), "unknown rule 'cohesio' (did you mean 'cohesion'?)"),
     (("max_speed:       {default: 3,", "max_speed:       {default: 3, default: 4,"), "duplicate name 'default'"),
     (("update_order: sequential", "update_order: sideways"), "update_order: Input should be 'sequential' or 'synchronous'"),
-    (("  size: 100 ", "  size: 101 "), "flock.size: size 101 > capacity 100"),
+    (("  size: 100 ", f"  size: {DEFAULT_CAPACITY + 1} "), f"flock.size: size {DEFAULT_CAPACITY + 1} > capacity {DEFAULT_CAPACITY}"),
     (("id: 5,", "id: 4,"), "id 4 already used by 'avoid_factor'"),
     (("range: protected_range, factor", "range: visual_range, factor"), None),  # legal: separation may use any range
     (("fixed_point: {format: s16.15}", "fixed_point: {format: s8.23}"), "fixed_point.format: Input should be"),

@@ -236,7 +236,7 @@ def test_acc32(driver):
 
 
 def test_widths_default_spec():
-    """The default spec (capacity 100): every sum of velocities or offsets
+    """The default spec (capacity 200): every sum of velocities or offsets
     32-bit, each read wrapped in both emitters' IR; cohesion's sums of absolute
     positions stay 64-bit (their bound rests on the assumed position margin,
     which extreme parameters break: test_shadow_check); at capacity 500 the

@@ -68,6 +68,8 @@ class App(PointerAndKeys, BoardMode):
         self.board_stats: dict | None = None
         self.shown = None  # the scene on the canvas
         self._held_until = 0.0  # a message keeps the status line until then
+        self._actions = 0  # key and button presses so far (board_mode.status)
+        self._error_until_action = -1  # an error keeps the status line through this action
         self.tuned: dict[str, str] = {}  # parameter -> the text the target accepted
         self.recorder = None
         self.stats = FrameStats()
@@ -81,6 +83,8 @@ class App(PointerAndKeys, BoardMode):
 
         self._build(scale or max(1, min(3, 900 // self.model.WIDTH)), style, port, seed)
         self._bind_keys()
+        for press in ("<KeyPress>", "<ButtonPress>"):
+            self.root.bind_all(press, self._acted, add="+")
         if note:
             self.status(note, error=True)
         self._due = time.perf_counter()

@@ -73,6 +73,7 @@ class BoardLink:
         self.timeout = timeout
         self.seed = seed  # for the sync point's reset; None: the board's own
         self.follow = None  # the current connection's Follow (pysim/lockstep_session.py), once synced
+        self.speaking = False  # True while _poll hands the board's events and answers to the window
         self.jobs: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self._latest: dict[str, tuple] = {}  # newest (method, args, done, convert) per key
@@ -121,6 +122,7 @@ class BoardLink:
         self._thread.join(timeout=3.0)
 
     def _poll(self) -> None:
+        self.speaking = True  # the board's words reach the window between the user's actions
         try:
             while True:
                 try:
@@ -137,6 +139,7 @@ class BoardLink:
                     self.connected = kind in ("connected", "stats")
                 self.on_event(kind, data)
         finally:  # a handler's error is Tk's to report; the link keeps being drained
+            self.speaking = False
             if not self._stop.is_set():
                 self._after = self.widget.after(30, self._poll)
 

@@ -5,8 +5,10 @@ Connected, the canvas draws the board's flock as the lockstep mirror
 window's redraw rate; the local simulator does not step. The status line
 says how many frames are in step (green), that the mirror is behind
 (orange), or, in red, where it diverged: "diverged at frame F: boid B field
-vx (board ..., simulator ...)". Messages (a rejected value, a reconnect)
-hold the line for MESSAGE_HOLD seconds before the lockstep's text returns.
+vx (board ..., simulator ...)". A message holds the line: an error (in
+red: a rejected value, a lost link) until the user's next action (a key or
+a click anywhere in the window) or a newer message, any other message for
+MESSAGE_HOLD seconds; then the lockstep's text returns.
 """
 from __future__ import annotations
 
@@ -60,10 +62,21 @@ class BoardMode:
         self.status_var.set(text)
         self.status_label.configure(foreground=colour or (DIVERGED if error else ""))
         self._held_until = time.monotonic() + MESSAGE_HOLD if hold else 0.0
+        # An error set while an action's own handlers run (before _acted sees
+        # that action) outlives it; one the board sends between actions ends
+        # at the next.
+        self._error_until_action = (self._actions + (0 if self.link is not None and self.link.speaking else 1)) if error and hold else -1
+
+    def _acted(self, _event=None) -> None:
+        """bind_all on key and button presses; runs after the widget's own handlers."""
+        self._actions += 1
+
+    def _message_held(self) -> bool:
+        return time.monotonic() < self._held_until or self._actions <= self._error_until_action
 
     def _show_lockstep(self) -> None:
         f = self.follow
-        if f is None or time.monotonic() < self._held_until:
+        if f is None or self._message_held():
             return
         st = f.runner.status()
         colour = DIVERGED if st.diverged else BEHIND if st.behind else IN_STEP if st.synced else ""
