@@ -12,8 +12,8 @@ has no file).
 """
 from __future__ import annotations
 
-from .arith import FixedArith
-from .fxops import OVERFLOW, ST_COUNT, ST_KIND, ST_SITE, ST_VALUE
+from pysim.arith import FixedArith
+from pysim.fxops import OVERFLOW, ST_COUNT, ST_KIND, ST_SITE, ST_VALUE
 
 WHO = ("boid", "predator", "food")
 
@@ -57,7 +57,7 @@ def checked_arith_for(model) -> CheckedFixedArith:
 
 def checked_simulation(model, **kw):
     """A fixed-point Simulation whose frames run the checked kernel."""
-    from .engine import Simulation
+    from pysim.engine import Simulation
 
     sim = Simulation(model, "fixed", **kw)
     sim.A = checked_arith_for(model)

@@ -285,7 +285,7 @@ def host_pty(default_build):
 
 def test_board_mode_against_the_host_firmware(display, host_pty):
     from pysim.gui.scales import STEPS
-    from pysim.serial_client import BoardClient
+    from pysim.board.serial_client import BoardClient
 
     port, proc = host_pty
     app = make_app()

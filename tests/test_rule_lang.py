@@ -12,8 +12,8 @@ from codegen.lang import compile_rule
 from codegen.lang.library import DEFS, library_files, load_rule_file
 from codegen.lang.ops import OPS
 from codegen.lang.ir import Accumulate, Assign, Const, If, Ref, Return, Type
-from codegen.spec_errors import SpecError
-from codegen.spec_loader import read_yaml
+from codegen.spec.errors import SpecError
+from codegen.spec.loader import read_yaml
 
 from .issue_examples import RULE_DEFS as EXAMPLES
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.cli import main
-from codegen.model import build_model
-from codegen.project import load_generated_model
-from codegen.spec_loader import load_spec
+from codegen.commands.cli import main
+from codegen.model.gen_model import build_model
+from codegen.spec.project import load_generated_model
+from codegen.spec.loader import load_spec
 from pysim.checked_arith import OverflowFound, checked_simulation
 from pysim.engine import Simulation
 

@@ -70,7 +70,7 @@ def main(argv=None) -> int:
 def _board(app, spec: Path, frames: int) -> subprocess.Popen:
     """The host firmware on a pty, the window in Board mode on it, until
     `frames` frames are in step and the status line says so."""
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     _, exe, _ = prepare(str(spec))
     host = subprocess.Popen([str(exe), "--pty"], stdout=subprocess.PIPE, text=True)

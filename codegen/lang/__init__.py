@@ -13,7 +13,7 @@
   library.py  the built-in rules (codegen/rules/defs/*.yaml)
 See README.md beside this file for the language and its decisions.
 """
-from .ir import RuleIR, Type
-from .ruledef import compile_rule
+from codegen.lang.ir import RuleIR, Type
+from codegen.lang.ruledef import compile_rule
 
 __all__ = ["RuleIR", "Type", "compile_rule"]

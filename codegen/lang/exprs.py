@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import syntax as s
-from .ir import SUMS, Const, Op, Pos, Type
-from .ops import ARITH, COMPARE, NEGATE, OPS
-from .scope import FUNCTIONS, hint
-from .tvar import LIT, TVar, resolve
+from codegen.lang import syntax as s
+from codegen.lang.ir import SUMS, Const, Op, Pos, Type
+from codegen.lang.ops import ARITH, COMPARE, NEGATE, OPS
+from codegen.lang.scope import FUNCTIONS, hint
+from codegen.lang.tvar import LIT, TVar, resolve
 
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
 class TypeErr(Exception):
@@ -75,7 +75,7 @@ class Exprs:
                                    "the two sides of `a if c else b`", allow_bool=True)
             return Op("select", (c, a, b), t, e.pos)
         if isinstance(e, s.Call):
-            from .calls import call
+            from codegen.lang.calls import call
             return call(self, e)
         raise TypeErr(getattr(e, "pos", Pos(1, 1)), "not an expression")
 

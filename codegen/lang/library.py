@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..spec_errors import SpecError, SpecIssue
-from ..spec_loader import read_yaml
-from .ir import RuleIR
-from .ruledef import compile_rule
+from codegen.spec.errors import SpecError, SpecIssue
+from codegen.spec.loader import read_yaml
+from codegen.lang.ir import RuleIR
+from codegen.lang.ruledef import compile_rule
 
 DEFS = Path(__file__).resolve().parent.parent / "rules" / "defs"
 

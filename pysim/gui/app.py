@@ -16,12 +16,12 @@ from decimal import Decimal
 from pathlib import Path
 from tkinter import filedialog, messagebox, ttk
 
-from .board_mode import BoardMode
-from .canvas_view import STYLES, FlockView
-from .controls import ControlsPanel, Option
-from .pointer import ENTER_ADDS, PointerAndKeys
-from .scrolled import ScrolledFrame
-from .stats import FrameStats
+from pysim.gui.board_mode import BoardMode
+from pysim.gui.canvas_view import STYLES, FlockView
+from pysim.gui.controls import ControlsPanel, Option
+from pysim.gui.pointer import ENTER_ADDS, PointerAndKeys
+from pysim.gui.scrolled import ScrolledFrame
+from pysim.gui.stats import FrameStats
 
 DEFAULT_SPEC = "spec/boids.yaml"
 GIF_SECONDS = 4.0
@@ -31,9 +31,9 @@ def load_spec_model(spec_path: str):
     """(GenModel, model module, note): the generated model of the spec, or,
     when generated/ is missing or stale, a fresh render in a temp dir (the
     note says so)."""
-    from codegen.pipeline import checked_model
-    from codegen.project import load_generated_model
-    from codegen.render import render
+    from codegen.output.pipeline import checked_model
+    from codegen.spec.project import load_generated_model
+    from codegen.output.render import render
     from pysim.model_support import ModelMismatch, load_model
 
     m = checked_model(spec_path)  # refused exactly as `boidsgen generate` refuses it
@@ -228,7 +228,7 @@ class App(PointerAndKeys, BoardMode):
                                             filetypes=[(kind.upper(), f"*{ext}")]) or None
 
     def save_png(self, path: str | None = None) -> Path | None:
-        from .pictures import save_png
+        from pysim.gui.pictures import save_png
 
         path = path or self.ask_path("png")
         if not path:
@@ -238,7 +238,7 @@ class App(PointerAndKeys, BoardMode):
         return out
 
     def record_gif(self, path: str | None = None, seconds: float = GIF_SECONDS) -> None:
-        from .pictures import GifRecorder
+        from pysim.gui.pictures import GifRecorder
 
         path = path or self.ask_path("gif")
         if not path:
@@ -253,7 +253,7 @@ class App(PointerAndKeys, BoardMode):
         return {n: t for n, t in self.tuned.items() if Decimal(t) != Decimal(defs[n].default)}
 
     def save_to_spec(self) -> dict[str, str] | None:
-        from codegen.spec_writer import SpecWriteError, save_defaults
+        from codegen.spec.writer import SpecWriteError, save_defaults
 
         values = self.changed_defaults()
         if not values:
@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bench", type=float, metavar="SECONDS",
                     help="run this long, print the frame rate and timings, and exit")
     a = ap.parse_args(argv)
-    from codegen.spec_errors import SpecError
+    from codegen.spec.errors import SpecError
 
     try:
         app = App(a.spec, scale=a.scale, style=a.style, arith=a.arith, seed=a.seed, boids=a.boids,
