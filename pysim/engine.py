@@ -18,7 +18,7 @@ import numpy as np
 
 from pysim import fixed as fx
 from pysim.arith import make_arith
-from pysim.checked_arith import overflow_found
+from pysim.checked_arith import checked_arith_for, overflow_found
 from pysim.fxops import new_status
 from pysim.model_support import load_kernel
 from pysim.params import ParamSet
@@ -381,3 +381,10 @@ class Simulation:
             self.step()
             if on_frame:
                 on_frame(self)
+
+
+def checked_simulation(model, **kw):
+    """A fixed-point Simulation whose frames run the checked kernel."""
+    sim = Simulation(model, "fixed", **kw)
+    sim.A = checked_arith_for(model)
+    return sim

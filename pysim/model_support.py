@@ -5,7 +5,7 @@ Only code rendered from the spec runs: a model or kernel file is read as
 text (pysim/bounded_read.py), checked, and that same text is compiled and
 run; no bytecode (.pyc) is ever read, from generated/ or from the cache. The
 model's SPEC_HASH is read from its text before any of it runs (and, from
-codegen.spec.project.load_generated_model, the whole text must equal a fresh
+codegen.output.render.load_generated_model, the whole text must equal a fresh
 render); the kernel must hash to the model's KERNEL_HASH (seal/unseal). The
 kernel runs from a copy in a private cache folder (pysim/kernel_cache.py).
 """

@@ -81,7 +81,7 @@ def test_a_long_yaml_string_is_not_a_number(tmp_path, capsys):
 
 
 def test_experiment_files_share_the_bound(tmp_path):
-    """codegen/experiments/file.py reads through spec_loader.read_yaml, so a
+    """codegen/experiments/file.py reads through codegen/spec/yaml_read.py's read_yaml, so a
     5,000-digit trial count is the same located error there."""
     from codegen.experiments.file import load_experiment
     from codegen.spec.errors import SpecError

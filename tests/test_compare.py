@@ -8,7 +8,7 @@ import numpy as np
 from codegen.commands.cli import main
 from codegen.commands.compare import quant_warnings, run_compare, table_lines
 from codegen.model.gen_model import build_model
-from codegen.spec.project import load_generated_model
+from codegen.output.render import load_generated_model
 from codegen.analysis.quant_report import zeros
 from codegen.spec.loader import load_spec
 from pysim.experiments.metrics import groups, nearest_neighbour, polarisation

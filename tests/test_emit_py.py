@@ -15,10 +15,11 @@ import pytest
 from codegen.targets.numba.emit import ARITHS, Emitter, Sites, fixed_raw, ir_text
 from codegen.lang.ir import Const, Op, Pos, Ref, Type
 from codegen.lang.ops import OPS
-from codegen.model.gen_model import library
+from codegen.lang.library import library
 from codegen.output.pipeline import load
 from codegen.output.render import render_python
-from pysim.checked_arith import OverflowFound, checked_simulation
+from pysim.checked_arith import OverflowFound
+from pysim.engine import checked_simulation
 from pysim.engine import Simulation
 from pysim.model_support import ModelMismatch, load_kernel, load_model
 

@@ -40,13 +40,13 @@ def display():
 
 
 def make_app(spec=DEFAULT_SPEC, **kw):
-    from pysim.gui.app import App
+    from codegen.commands.gui import open_app
 
     # Earlier windows' Tk variables and images, if still garbage, are freed here, on the Tk thread:
     # freed by a collection on a board link's worker thread, each would wait 1 s for a mainloop
     # (tests pump with update(), not mainloop) and stall that worker for seconds.
     gc.collect()
-    app = App(str(spec), **kw)
+    app = open_app(str(spec), **kw)
     app.confirm = lambda *a: True  # no modal dialogs under test
     pump(app, until=lambda: app.root.winfo_ismapped())
     return app

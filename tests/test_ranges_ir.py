@@ -478,7 +478,7 @@ def test_concrete_frames_stay_within_the_sites(spec):
     the analysis recorded at that op. This holds the narrowing, the
     magnitude and mean relations and the difference bounds to the values."""
     from codegen.analysis.ranges import Assumptions, _Analysis
-    from codegen.model.gen_model import library
+    from codegen.lang.library import library
 
     m, _ = _model(spec)
     an = _Analysis(m, None, Assumptions(), library(m.frac_bits))

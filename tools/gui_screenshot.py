@@ -40,12 +40,12 @@ def main(argv=None) -> int:
 
     with Xvfb() as x:
         os.environ["DISPLAY"] = x.display
-        from pysim.gui.app import App
+        from codegen.commands.gui import open_app
 
         spec = Path(a.spec).resolve()
         out = Path(a.output).resolve()
         os.chdir(ROOT)  # the window title names the spec as `boids-gui spec/boids.yaml` would
-        app = App(str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec), style=a.style)
+        app = open_app(str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec), style=a.style)
         frames = int(a.seconds * app.model.FRAME_RATE)
         host = _board(app, spec, frames) if a.board else None
         try:

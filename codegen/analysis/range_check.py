@@ -227,9 +227,11 @@ def report_lines(rep: RangeReport) -> list[str]:
                f"({wid} of them need it)")
     out += [f"note: {n}" for n in rep.notes]
     if not rep.errors:  # the C's widths (issue 16): what is 32-bit, what would unlock it
+        from codegen.passes.guards import report as guard_report
         from codegen.passes.widths import report as width_report
 
         out += width_report(rep.source or m)  # square roots (roots.py) and sums' widths
+        out += guard_report(rep.source or m)  # the guarded 32-bit copy of the step, if any
         out += _pair_loop(rep.source or m)
     return out
 

@@ -61,7 +61,7 @@ def analyse(m, ranges: dict | None = None, assume: Assumptions | None = None, li
     """Sites, notes and assumptions of m's range analysis; `ranges`: parameter ->
     (lo, hi) raw, default each parameter's [min, max]."""
     if library is None:
-        from codegen.model.gen_model import library as lib
+        from codegen.lang.library import library as lib
 
         library = lib(m.frac_bits)
     return _Analysis(m, ranges, assume or Assumptions(), library).run()

@@ -110,7 +110,7 @@ def cmd_check(a) -> int:
 def cmd_rules(a) -> int:
     """The library (and a spec's own rules with --spec): a table, or one definition."""
     from codegen.lang.library import DEFS, library_files
-    from codegen.model.gen_model import library
+    from codegen.lang.library import library
 
     rules = dict(library(15))
     own = {}
@@ -138,7 +138,7 @@ def cmd_rules(a) -> int:
         return 2
     path = Path(r.path)
     if a.name in own:
-        from codegen.spec.loader import read_yaml
+        from codegen.spec.yaml_read import read_yaml
 
         doc = read_yaml(path)
         node = doc["rule_defs"][a.name]
@@ -191,7 +191,7 @@ def cmd_sim(a) -> int:
     from pysim import trace
     from pysim.params import ParamError
 
-    from codegen.spec.project import load_generated_model
+    from codegen.output.render import load_generated_model
 
     m = _load(a.spec)
     model = load_generated_model(a.spec, m)
@@ -248,7 +248,7 @@ def cmd_sim(a) -> int:
 
 def cmd_compare(a) -> int:
     from codegen.commands.compare import plot, quant_warnings, run_compare, table_lines
-    from codegen.spec.project import load_generated_model
+    from codegen.output.render import load_generated_model
 
     m = _load(a.spec)
     model = load_generated_model(a.spec, m)
@@ -315,7 +315,7 @@ def cmd_budget(a) -> int:
 
 def cmd_watch(a) -> int:
     from codegen.commands import watch as watch_cmd
-    from codegen.spec.project import load_generated_model
+    from codegen.output.render import load_generated_model
 
     return watch_cmd.run(a, load_generated_model(a.spec, _load(a.spec)))
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from codegen.targets.host.build import BuildError, build_host
 from codegen.model.gen_model import build_model
 from codegen.spec.variants import spec_variant
-from codegen.spec.project import build_dir, load_generated_model, output_dir
+from codegen.output.render import load_generated_model
+from codegen.spec.project import build_dir, output_dir
 from codegen.spec.loader import load_spec
 
 

@@ -34,7 +34,8 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 from ruamel.yaml.comments import CommentedMap
 
 from codegen.spec.errors import SpecError, SpecIssue
-from codegen.spec.loader import Locator, _plain, read_yaml
+from codegen.spec.loader import Locator, _plain
+from codegen.spec.yaml_read import read_yaml
 
 # the metrics a trial can record (pysim/experiments/trials.py computes them)
 METRICS = ("decision", "naive_decision", "side_time", "polarisation", "speed", "groups", "nn_dist",

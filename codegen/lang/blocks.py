@@ -16,7 +16,7 @@ changes and state is written in before and apply only.
 from __future__ import annotations
 
 from codegen.lang import syntax as s
-from codegen.lang.exprs import TypeErr
+from codegen.lang.type_errors import TypeErr
 from codegen.lang.ir import Accumulate, Assign, If, Ref, Return, Type
 from codegen.lang.tvar import LIT, TVar, resolve
 

@@ -16,7 +16,7 @@ Sums given to anything but sign() and the conversions are wrapped to 32 bits fir
 from __future__ import annotations
 
 from codegen.lang import syntax as s
-from codegen.lang.exprs import TypeErr, check_arity, unknown_function
+from codegen.lang.type_errors import TypeErr, check_arity, unknown_function
 from codegen.lang.ir import Op, Type
 from codegen.lang.scope import FUNCTIONS
 from codegen.lang.tvar import LIT, TVar, resolve

@@ -11,7 +11,8 @@ to IR.
 from __future__ import annotations
 
 from codegen.lang.blocks import Blocks
-from codegen.lang.exprs import Exprs, TypeErr
+from codegen.lang.exprs import Exprs
+from codegen.lang.type_errors import TypeErr
 from codegen.lang.ir import Local, Ref, Reads, StateVar, Sum, Type
 from codegen.lang.parse import INT_MAX
 from codegen.lang.scope import Scope

@@ -17,6 +17,7 @@ import difflib
 from dataclasses import dataclass
 
 from codegen.model.serial_commands import COMMANDS
+from codegen.spec.number_text import decimal_text
 
 # The controls' numbers: the course's template sends buttons and toggles with
 # two digits, list boxes and radio groups with one.
@@ -37,14 +38,6 @@ class CourseEntry:
     value: int  # 1/0 press/release, on/off; the item or member chosen
     line: str  # the firmware command line it runs
     where: tuple  # its place in the spec (for errors and the generated comment)
-
-
-def number_text(v) -> str:
-    """A spec number as the board reads it: the spec's own decimal text, no
-    exponent (4e-05 -> 0.00004), as model.py writes defaults."""
-    from codegen.model.gen_model import _text  # model.py imports this module
-
-    return _text(v)
 
 
 def _num(v) -> bool:
@@ -85,7 +78,7 @@ class _Expander:
         if _num(p.min) and _num(p.max) and not p.min <= v <= p.max:
             self.fail(where, f"{what} {v} outside '{name}' [{p.min}, {p.max}]")
             return None
-        return str(int(v)) if p.type == "int" else number_text(v)
+        return str(int(v)) if p.type == "int" else decimal_text(v)
 
     def set_line(self, name: str, v, name_where: tuple, value_where: tuple, what: str = "value") -> str | None:
         p = self.param(name, name_where)

@@ -16,6 +16,8 @@ from pysim.model_support import ParamDef
 from codegen import VERSION
 from codegen.lang.ir import RuleIR, Type
 from codegen.spec.checks import frac_bits
+from codegen.spec.number_text import decimal_text
+from codegen.lang.library import library
 from codegen.spec.schema import Spec
 from codegen.model.state_table import StateKind, state_kinds
 from codegen.model.serial_commands import Command, commands_for
@@ -29,15 +31,6 @@ def spec_hash(spec: Spec) -> str:
         data.pop("rule_defs", None)
     canon = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
-
-
-def _text(v) -> str:
-    """The spec's own decimal text of a number (0.0005, not 0.00050000001)."""
-    if isinstance(v, float):
-        d = Decimal(repr(v))
-        s = format(d, "f")
-        return s.rstrip("0").rstrip(".") if "." in s else s
-    return str(v)
 
 
 @dataclass(frozen=True)
@@ -248,14 +241,6 @@ class GenModel:
         return next(p for p in self.params if p.name == name)
 
 
-@functools.lru_cache(maxsize=4)
-def library(frac_bits: int) -> dict[str, RuleIR]:
-    """The built-in rules (codegen/rules/defs/), compiled once per format."""
-    from codegen.lang.library import load_library
-
-    return load_library(frac_bits=frac_bits)
-
-
 def _exact_decimal(raw: int, fb: int) -> str:
     d = Decimal(raw) / (Decimal(2) ** fb)
     s = format(d, "f")
@@ -286,14 +271,14 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
                 continue
             raw = from_number(v, fb)
             raws[key] = raw
-            intended = Decimal(_text(v))
+            intended = Decimal(decimal_text(v))
             represented = Decimal(raw) / (Decimal(2) ** fb)
             rel = 0.0 if intended == represented else (
                 float((represented - intended) / intended) if intended != 0 else float("inf"))
-            quant.append(QuantRow(name, key, _text(v), raw, _exact_decimal(raw, fb), rel))
+            quant.append(QuantRow(name, key, decimal_text(v), raw, _exact_decimal(raw, fb), rel))
         params.append(ParamInfo(
             index=index, name=name, id=pid, type=p.type, tunable=p.tunable, unit=p.unit,
-            description=p.description, default=_text(p.default), min=_text(p.min), max=_text(p.max),
+            description=p.description, default=decimal_text(p.default), min=decimal_text(p.min), max=decimal_text(p.max),
             default_raw=raws["default"], min_raw=raws["min"], max_raw=raws["max"],
         ))
     rules = []

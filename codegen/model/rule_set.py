@@ -14,16 +14,12 @@ from pathlib import Path
 
 from codegen.lang.ir import RuleIR, Type
 from codegen.spec.errors import SpecError, SpecIssue
+from codegen.lang.library import library
+from codegen.lang.ruledef import compile_rule
 
 # what a rule's neighbours or `uses:` need in the spec
 KIND_SECTIONS = {"predators": "predators", "obstacles": "obstacles", "food": "food"}
 ROLE_PARAM = {Type.FIXED: "fixed", Type.INT: "int", Type.BOOL: "int"}
-
-
-def library(frac_bits: int) -> dict[str, RuleIR]:
-    from codegen.model.gen_model import library as lib
-
-    return lib(frac_bits)
 
 
 def _near(name, names) -> str:
@@ -36,8 +32,6 @@ def compile_spec_rules(data, plain: dict, path: str, loc8, frac_bits: int,
     """(every rule the spec can use by name, issues) for the spec's rule_defs
     (`data`: the ruamel document, for positions; `skip`: definitions the
     schema already refused)."""
-    from codegen.lang import compile_rule
-
     lib = library(frac_bits)
     rules = dict(lib)
     issues: list[SpecIssue] = []

@@ -9,6 +9,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from codegen.spec import escape
+from codegen.spec.project import output_dir
 from codegen.model.gen_model import GenModel
 from codegen.targets.pic32.mplabx import render_project
 
@@ -76,6 +77,17 @@ def render_python(m: GenModel, env: Environment | None = None) -> dict[str, str]
     kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
     model = env.get_template("python/boids_model.py.j2").render(m=m, kernel_hash=kernel_hash)
     return {"python/boids_model.py": model, "python/boids_kernel.py": kernel}
+
+
+def load_generated_model(spec_path: str | Path, m, outdir: Path | None = None):
+    """The generated Python model for m, run only if its text is what m renders
+    now (checked before any of it runs: its hash, then every byte; its kernel
+    must hash to what the model names)."""
+    from pysim.model_support import load_model
+
+    out = outdir or output_dir(spec_path, m.name)
+    fresh = render_python(m)["python/boids_model.py"]
+    return load_model(out / "python" / "boids_model.py", expect_hash=m.hash, expect_text=fresh)
 
 
 def differing(files: dict[str, str], outdir: Path) -> list[str]:

@@ -87,3 +87,19 @@ def _guard(m, m2, res):
     ranges = {p.name: (p.min_raw, lo)}
     names = tuple(sorted(f"{m.rules[i].name}.{s}" for i, s in extra))
     return Guard(p.name, lo, names), narrowed(m2, None, ranges)
+
+
+def report(m) -> list[str]:
+    """The line for `boidsgen check` when the step has a guarded 32-bit copy
+    (after widths.report's lines)."""
+    from codegen.passes.widths import px
+
+    one = 1 << m.frac_bits
+    lines = []
+    g = guarded(m)
+    if g:
+        p = next(q for q in m.params if q.name == g[0].param)
+        lines.append(f"  guarded  {', '.join(g[0].sums)}: 32-bit while {p.name} <= {px(g[0].max_raw, one)} "
+                     f"(the range analysis with that maximum); the firmware carries both copies of the step "
+                     f"and runs the 32-bit one in the frames the parameter allows it (codegen/passes/guards.py)")
+    return lines

@@ -29,10 +29,7 @@ boid visits no neighbours, but every other boid still visits it).
 """
 from __future__ import annotations
 
-from codegen.targets.c.expr import block
-from codegen.targets.c.names import finish, ind, wrap
 from codegen.lang.ir import If, Return
-from codegen.passes.ring_sched import pipelined
 
 RING_BYTES = 8192  # the ring's most RAM: 256 entries of the default rules' 32 B
 
@@ -143,7 +140,7 @@ def ref(plan, who: str, name: str) -> str:
     return f"{who}{plane_of(plan)[name]}->{name}"
 
 
-def _pointers(plan, who: str, at: str, lines: list) -> list:
+def pointers(plan, who: str, at: str, lines: list) -> list:
     """The entry's plane pointers the lines use, all from one address: each
     plane at a constant offset from it, one base register in the loop."""
     used = [k for k in range(len(planes(plan))) if any(f"{who}{k}->" in ln for ln in lines)]
@@ -163,35 +160,7 @@ def boid_decls(plan, at: str) -> list:
         out.append(f"const boid_t *const me = {at}; /* the boid as the others read it */")
     out += [f"{ctype} {name} = {ref(plan, 'a', name)};" for ctype, name in fields(plan)]
     out += [f"{ref(plan, 'a', name)} = 0;" for _, name in fields(plan)]
-    return _pointers(plan, "a", at, out) + out
-
-
-def mirror(plan, groups: list, count_op: str = "++") -> list:
-    """The zone's visit from the other boid's side, into its ring entry
-    (count_op "--": window_sums.py's corrections, the rules negated)."""
-    from codegen.targets.c.names import RuleNames
-
-    body = []
-    for g in groups:
-        if g.count:
-            body.append(f"{ref(plan, 'q', g.count)}{count_op};")
-        for r in g.rules:
-            lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "mirror"))
-            body += finish(wrap(lines, r.name), r.prefix)
-    if not body:
-        return []
-    body = pipelined(plan, body, dict((n, t) for t, n in fields(plan)))
-    pair = set()
-    for g in groups:
-        for r in g.rules:
-            pair |= r.ir.reads_each.pair
-    head = ["/* the other's sums (each pair once) */"] + _pointers(plan, "q", "o", body)
-    want = [v for v in ("dx", "dy") if v in pair or "dist" in pair]
-    if want:
-        head.append("const fx " + ", ".join(f"m{v} = fx_sub(o->{v[1]}, {v[1]})" for v in want) + ";")
-    if "dist" in pair:
-        head.append("const fx mdist = fx_hypot(mdx, mdy);")
-    return ["{"] + ind(head + body) + ["}"]
+    return pointers(plan, "a", at, out) + out
 
 
 def typedef(plan) -> list:

@@ -181,7 +181,7 @@ def lowered(m):
 
 # --- the report -------------------------------------------------------------------------------
 
-def _px(raw: int, one: int) -> str:
+def px(raw: int, one: int) -> str:
     return f"{raw / one:,.6g}"
 
 
@@ -203,7 +203,7 @@ def report(m) -> list[str]:
               f"codegen/passes/offsets.py)" for r, s in rewritten(m)]
     for w in ws:
         worst = max(abs(w.lo), abs(w.hi))
-        what = f"{w.rule}.{w.sum}: {w.text}: |sum| <= {_px(worst, one)}"
+        what = f"{w.rule}.{w.sum}: {w.text}: |sum| <= {px(worst, one)}"
         if w.bits == 32:
             lines.append(f"  32-bit  {what} (x{INT32_MAX / max(worst, 1):.3g} headroom in int32)")
             continue
@@ -220,16 +220,8 @@ def report(m) -> list[str]:
         cap = INT32_MAX // max(w.term, 1)  # neighbours the int32 holds at this term
         save_pair = SAVE_PER_PAIR
         save_boid = SAVE_PER_MEAN * w.means
-        lines.append(f"  64-bit  {what}: 32 bits need |sum| <= {_px(INT32_MAX, one)}: a capacity of at most "
-                     f"{cap + 1} boids, or a term bounded by {_px(INT32_MAX // max(w.neighbours, 1), one)} "
+        lines.append(f"  64-bit  {what}: 32 bits need |sum| <= {px(INT32_MAX, one)}: a capacity of at most "
+                     f"{cap + 1} boids, or a term bounded by {px(INT32_MAX // max(w.neighbours, 1), one)} "
                      f"(narrow the range of what it sums); would save ~{save_pair} cycles per in-range pair"
                      + (f" and ~{save_boid} per boid (the mean as a 32/32 div)" if save_boid else ""))
-    from codegen.passes.guards import guarded
-
-    g = guarded(m)
-    if g:
-        p = next(q for q in m.params if q.name == g[0].param)
-        lines.append(f"  guarded  {', '.join(g[0].sums)}: 32-bit while {p.name} <= {_px(g[0].max_raw, one)} "
-                     f"(the range analysis with that maximum); the firmware carries both copies of the step "
-                     f"and runs the 32-bit one in the frames the parameter allows it (codegen/passes/guards.py)")
     return extra + lines

@@ -39,6 +39,7 @@ from dataclasses import replace
 
 from codegen.targets.c import pairs as emit_c_pairs
 from codegen.passes import pairs_once
+from codegen.targets.c.mirror import mirror
 from codegen.lang.ir import Accumulate, Ref, Type
 
 _FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add"}
@@ -136,7 +137,7 @@ def corrections(plan, g) -> list:
         body += emit_c_pairs.each(plan, r)
     body = emit_c_pairs.loads_ahead(body) + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
-        pairs_once.mirror(plan, [replace(g, rules=rules)], count_op="--")
+        mirror(plan, [replace(g, rules=rules)], count_op="--")
 
 
 def report(fast, guard=None) -> list:

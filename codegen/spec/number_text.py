@@ -11,6 +11,7 @@ is refused from its text, before it is built.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 MAX_NUMBER_CHARS = 40
 MAX_EXPONENT = 99
@@ -31,3 +32,12 @@ def number_problem(text: str, exponent: bool = False) -> str | None:
         if m and int(m.group(2).replace("_", "") or "0") > MAX_EXPONENT:
             return (f"{text}: an exponent beyond +/-{MAX_EXPONENT} (every value a spec uses fits in 32 bits)")
     return None
+
+
+def decimal_text(v) -> str:
+    """The spec's own decimal text of a number (0.0005, not 0.00050000001)."""
+    if isinstance(v, float):
+        d = Decimal(repr(v))
+        s = format(d, "f")
+        return s.rstrip("0").rstrip(".") if "." in s else s
+    return str(v)

@@ -36,16 +36,3 @@ def output_dir(spec_path: str | Path, name: str) -> Path:
 
 def build_dir(spec_path: str | Path, name: str) -> Path:
     return project_root(spec_path) / "build" / name
-
-
-def load_generated_model(spec_path: str | Path, m, outdir: Path | None = None):
-    """The generated Python model for m, run only if its text is what m renders
-    now (checked before any of it runs: its hash, then every byte; its kernel
-    must hash to what the model names)."""
-    from pysim.model_support import load_model
-
-    from codegen.output.render import render_python
-
-    out = outdir or output_dir(spec_path, m.name)
-    fresh = render_python(m)["python/boids_model.py"]
-    return load_model(out / "python" / "boids_model.py", expect_hash=m.hash, expect_text=fresh)

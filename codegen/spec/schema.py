@@ -196,8 +196,9 @@ class Performance(Strict):
     """Speed options of the generated firmware (the simulator keeps its own methods)."""
 
     grid: bool = Field(
-        False, description="spatial grid in the firmware's pair loop: each boid tests only the boids of its "
-        "own and the 8 adjacent cells (cells at least the pair box); needs update_order: synchronous")
+        False, description="spatial index in the firmware's pair loop: the boids sorted into horizontal "
+        "bands at least the pair box tall and by x within each band; each boid tests only the window of its "
+        "own band and the bands above and below that its x can reach; needs update_order: synchronous")
     grid_min_cell: int = Field(
         16, ge=4, le=4096, description="smallest grid cell side, pixels: sizes the cell arrays at compile "
         "time (ceil(width / this) x ceil(height / this) cells); a smaller range still uses cells this big")

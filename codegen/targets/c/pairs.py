@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from codegen.passes import pairs_once
+from codegen.targets.c.mirror import mirror
 from codegen.targets.c.expr import block
 from codegen.targets.c.names import KINDS, Rule, RuleNames, finish, ind, offsets, ph, then, wrap
 
@@ -124,7 +124,7 @@ def branch(plan, groups: list, window=None) -> list:
             body += each(plan, r)
         body = loads_ahead(body) + body
         if plan.once:
-            body += pairs_once.mirror(plan, [g])
+            body += mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
     return out + tail
 

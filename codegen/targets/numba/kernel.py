@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from codegen.targets.numba.names import ENTITY, Names, source_path
 from codegen.targets.numba.emit import INDENT, Emitter, Sites
 from codegen.lang.ir import Type
+from codegen.targets.numba.world import food_step, predators_step, state_vars
 
 WORLD_ARGS = "px, py, pvx, pvy, fdx, fdy, fdvx, fdvy, obx, oby, obr, tx, ty, ton"
 CHECK_WHO = {"boid": 0, "predator": 1, "food": 2}
@@ -87,15 +88,6 @@ def boid_groups(rules) -> tuple[dict, list]:
             pool.append(g)
         g.rules.append(r)
     return seed, groups
-
-
-def state_vars(rules) -> list:
-    """[(name, type, initial expr, rule)] in first-declaration order."""
-    seen: dict = {}
-    for r in rules:
-        for sv in r.ir.state:
-            seen.setdefault(sv.name, (sv.name, sv.type, sv.initial, r))
-    return list(seen.values())
 
 
 class StepBuilder:
@@ -162,8 +154,6 @@ class StepBuilder:
             self.pair_setup()
         self.emit(1, "for i in range(n):")
         self.boid_body()
-        from codegen.targets.numba.world import food_step, predators_step
-
         if m.spec.predators:
             predators_step(self)
         if m.spec.food:

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from pysim.model_support import HASH_MARK, seal  # noqa: F401  (seal: for render.py)
 
-from codegen.targets.numba.kernel import StepBuilder, boid_groups, state_vars
+from codegen.targets.numba.kernel import StepBuilder, boid_groups
+from codegen.targets.numba.world import state_vars
 from codegen.targets.numba.emit import ARITHS, Sites
 from codegen.targets.numba.world import init_function
 

@@ -7,12 +7,20 @@ emitted with the predator's variables), then the move; food drifts and bounces.
 """
 from __future__ import annotations
 
-from codegen.targets.numba.kernel import INDENT, StepBuilder, state_vars
+from codegen.targets.numba.emit import INDENT, Emitter
 from codegen.targets.numba.names import Names
-from codegen.targets.numba.emit import Emitter
 
 
-def predators_step(b: StepBuilder) -> None:
+def state_vars(rules) -> list:
+    """[(name, type, initial expr, rule)] in first-declaration order."""
+    seen: dict = {}
+    for r in rules:
+        for sv in r.ir.state:
+            seen.setdefault(sv.name, (sv.name, sv.type, sv.initial, r))
+    return list(seen.values())
+
+
+def predators_step(b) -> None:
     m, fl = b.m, b.arith == "float"
     pr = m.spec.predators
     e = b.plumbing("predators")
@@ -55,7 +63,7 @@ def predators_step(b: StepBuilder) -> None:
     b.record(d, "predator", "k")
 
 
-def food_step(b: StepBuilder) -> None:
+def food_step(b) -> None:
     fl = b.arith == "float"
     e = b.plumbing("food")
     c = lambda name, args, text: b.call(e, name, args, text)  # noqa: E731
