@@ -7,7 +7,7 @@ scout groups of 10, bias 0.001), 1,000-frame trials, every metric sampled
 every 10th frame after a 100-frame warm-up. The same trials (same seeds)
 run three ways, through the code `boidsgen experiment` runs:
 
-  in-process   pysim.experiment_runner.run(workers=0): no Dask, one core
+  in-process   pysim.experiments.runner.run(workers=0): no Dask, one core
   1 worker     a LocalCluster of 1 worker process
   2 workers    a LocalCluster of 2 worker processes
 
@@ -35,10 +35,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from codegen.experiment_file import load_experiment  # noqa: E402
-from codegen.experiment_plan import make_plan  # noqa: E402
-from pysim.experiment_runner import RowFile, batch_size, make_batches, run  # noqa: E402
-from pysim.experiment_trials import run_batch, warm  # noqa: E402
+from codegen.experiments.file import load_experiment  # noqa: E402
+from codegen.experiments.plan import make_plan  # noqa: E402
+from pysim.experiments.runner import RowFile, batch_size, make_batches, run  # noqa: E402
+from pysim.experiments.trials import run_batch, warm  # noqa: E402
 
 FILE = """\
 spec: {spec}

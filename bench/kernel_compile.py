@@ -24,8 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from pysim.checked_arith import checked_simulation
-from pysim.engine import Simulation
+from pysim.engine import Simulation, checked_simulation
 from pysim.model_support import load_model
 model = load_model(sys.argv[1])
 out = {"import": time.perf_counter() - t0}

@@ -1,5 +1,5 @@
 /* cmd_core.c - the handlers of the simulation's commands (the generated
- * boids_cmd_table names them; codegen/commands.py defines them once).
+ * boids_cmd_table names them; codegen/model/serial_commands.py defines them once).
  * Parse, check, then change: a rejected command changes nothing. A change
  * is stamped in its reply (` frame=F`) and, under `watch`, announced. */
 #include "boids_app.h"

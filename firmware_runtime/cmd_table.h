@@ -1,5 +1,5 @@
 /* cmd_table.h - the shape of the generated command table (boids_commands.c,
- * from codegen/commands.py): serial_cmd.c finds a line's first word here,
+ * from codegen/model/serial_commands.py): serial_cmd.c finds a line's first word here,
  * checks its word count, and calls its handler; `help` lists it. */
 #ifndef BOIDSGEN_CMD_TABLE_H
 #define BOIDSGEN_CMD_TABLE_H

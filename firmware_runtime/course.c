@@ -9,7 +9,7 @@
  *   s ID VALUE                   a slider: an ordinary command (cmd_core.c)
  *
  * A control runs the command line the spec maps it to (the generated
- * boids_course_table, from codegen/course.py) through serial_cmd_exec, whose
+ * boids_course_table, from codegen/model/course.py) through serial_cmd_exec, whose
  * reply is the reply: one table walk, no code per control. */
 #include <string.h>
 

@@ -124,7 +124,7 @@ static inline int64_t fx_asr64(int64_t v, int s)
 
 /* FX_LIKELY(c): c is expected true, so GCC lays out its true side as the
  * fall-through (its block order honours the hint from -O1). The window's
- * zone test (codegen/lang/window_sums.py): most pairs of the own band are in
+ * zone test (codegen/passes/window_sums.py): most pairs of the own band are in
  * the zone, and their visit ends there. */
 #if defined(__GNUC__)
 #define FX_LIKELY(c) __builtin_expect(!!(c), 1)
@@ -226,7 +226,7 @@ typedef int64_t fx_acc;
 static inline fx fx_acc_mean(fx_acc sum, int32_t n) { return n == 0 ? 0 : fx_wrap64(sum / n); }
 static inline fx fx_acc_fx(fx_acc sum) { return fx_wrap64(sum); }
 
-/* A neighbour sum the range analysis proves within int32 (codegen/lang/widths.py):
+/* A neighbour sum the range analysis proves within int32 (codegen/passes/widths.py):
  * accumulated by fx_add / fx_sub (wrapping, one instruction each) and divided
  * 32/32 (the M4K's `div`, about 35 cycles, against libgcc's __divdi3). The
  * simulator keeps the exact 64-bit sum and wraps it to 32 bits where it is
@@ -243,7 +243,7 @@ static inline fx fx_acc32_mean(fx_acc32 sum, int32_t n)
 }
 
 /* The 32-bit sum of n offsets from base, from the sum p of the n positions
- * (codegen/lang/c_positions.py): p - n * base modulo 2^32, which is the
+ * (codegen/passes/c_positions.py): p - n * base modulo 2^32, which is the
  * offsets' sum modulo 2^32 for any p, n, base, as the sums wrap. */
 static inline fx_acc32 fx_acc32_about(fx_acc32 p, int32_t n, fx base)
 {
@@ -251,7 +251,7 @@ static inline fx_acc32 fx_acc32_about(fx_acc32 p, int32_t n, fx base)
 }
 
 /* A mean of positions from the sum d of their offsets from base
- * (codegen/lang/offsets.py): trunc((d + n * base) / n), wrapped; n == 0
+ * (codegen/passes/offsets.py): trunc((d + n * base) / n), wrapped; n == 0
  * gives 0. It is fx_acc_mean of the positions' own sum, exactly. The 32-bit
  * form divides 32/32 (one `div`): with f = floor(d / n) the true quotient is
  * f + base when n divides d, else inside (f + base, f + base + 1), which
@@ -345,7 +345,7 @@ static inline fx fx_div(fx a, fx b)
 }
 
 /* The rule language's remaining named ops (codegen/lang/ops.py), each one
- * function so the C emitter (codegen/lang/emit_c_expr.py) prints one call
+ * function so the C emitter (codegen/targets/c/expr.py) prints one call
  * per op and never evaluates an argument twice. Twins: pysim/fxops.py. */
 
 /* int (int32_t) arithmetic wraps modulo 2^32 like the fixed ops: never C's

@@ -125,7 +125,7 @@ static inline fx fx_amb(fx x, fx y, fx alpha, fx beta)
     return fx_add(fx_mul(alpha, hi), fx_mul(beta, lo));
 }
 
-/* A magnitude compared without its root (codegen/lang/roots.py, issue 16).
+/* A magnitude compared without its root (codegen/passes/roots.py, issue 16).
  * fx_mag2 is the exact squared magnitude x^2 + y^2 (< 2^64, never wraps);
  * fx_mag_lt ... fx_mag_ne compare floor(sqrt(s)), the exact magnitude in raw
  * units, with a 32-bit m, for EVERY s and m, without the root:

@@ -1,5 +1,5 @@
 /* fixed_zones.h - the pair loop's zone tests on d2 = dx^2 + dy^2 (codegen/
- * lang/emit_c_pairs.py prints them): part of fixed.h (include that), which
+ * codegen/targets/c/pairs.py prints them): part of fixed.h (include that), which
  * defines fx_d2, fx_sq64 and FX_LIKELY. Each is the exact compare d2 <
  * r^2 of the rules, spelled for the M4K's HI:LO. */
 #ifndef BOIDSGEN_FIXED_ZONES_H
@@ -8,7 +8,7 @@
 #include "fixed.h"
 
 /* The seed's two zones at once (the pair loop's "d2 < protected^2, else
- * d2 < visual^2"; codegen/lang/emit_c_pairs.py): with d2 = dx^2 + dy^2, a
+ * d2 < visual^2"; codegen/targets/c/pairs.py): with d2 = dx^2 + dy^2, a
  * word negative exactly when d2 < r^2 is returned, and one negative exactly
  * when d2 < r^2 + a*b stored in *outer (a = r2 - r, b = r2 + r: r2^2; the
  * generator proves both fit a word). The differences d2 - r^2 and
@@ -33,7 +33,7 @@ static inline int32_t fx_d2_zones(fx dx, fx dy, fx r, fx a, fx b, int32_t *outer
 #endif
 }
 /* The outer zone alone, where the pair loop knows the pair is outside the
- * inner one (codegen/lang/emit_c_pairs.py, apart: |dx| or |dy| >= the
+ * inner one (codegen/targets/c/pairs.py, apart: |dx| or |dy| >= the
  * protected range): a word negative exactly when d2 < r^2, exact on the
  * same terms as fx_d2_zones. On the M4K: mult, madd, msub, mfhi. */
 static inline int32_t fx_d2_within(fx dx, fx dy, fx r)

@@ -1,8 +1,8 @@
 /* serial_cmd.c - see serial_cmd.h. Commands come from the generated table
- * (boids_commands.c, from codegen/commands.py): the line's first word is
+ * (boids_commands.c, from codegen/model/serial_commands.py): the line's first word is
  * looked up, its word count checked, its handler called (cmd_core.c, or the
  * generated ones for the spec's entities). The course interface's lines
- * (course.c) are recognised first. The Python client (pysim/serial_client.py)
+ * (course.c) are recognised first. The Python client (pysim/board/serial_client.py)
  * reads the same table from the generated model.
  *
  * Everything here runs in the serial and timing protothreads, one at a time,

@@ -1,7 +1,7 @@
 /* state_table.h - where each kind of the simulation's state lives in flock_t.
  *
  * The generator describes it once per spec (boids_flock.c: boids_state_kinds,
- * from codegen/state_table.py) and the simulator's trace reads the same
+ * from codegen/model/state_table.py) and the simulator's trace reads the same
  * description (STATE_KINDS in the generated model), so every field a spec
  * declares - a rule's per-boid state, an obstacle, the target - is written
  * and compared, without this runtime knowing the spec. Every field is 32 bits

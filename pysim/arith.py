@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fixed as fx
+from pysim import fixed as fx
 
 
 class FixedArith:

@@ -12,8 +12,8 @@ has no file).
 """
 from __future__ import annotations
 
-from .arith import FixedArith
-from .fxops import OVERFLOW, ST_COUNT, ST_KIND, ST_SITE, ST_VALUE
+from pysim.arith import FixedArith
+from pysim.fxops import OVERFLOW, ST_COUNT, ST_KIND, ST_SITE, ST_VALUE
 
 WHO = ("boid", "predator", "food")
 
@@ -55,14 +55,5 @@ def checked_arith_for(model) -> CheckedFixedArith:
                              getattr(model, "AMB_ALPHA_RAW", 0), getattr(model, "AMB_BETA_RAW", 0))
 
 
-def checked_simulation(model, **kw):
-    """A fixed-point Simulation whose frames run the checked kernel."""
-    from .engine import Simulation
-
-    sim = Simulation(model, "fixed", **kw)
-    sim.A = checked_arith_for(model)
-    return sim
-
-
-__all__ = ["OverflowFound", "CheckedFixedArith", "checked_arith_for", "checked_simulation", "overflow_found",
+__all__ = ["OverflowFound", "CheckedFixedArith", "checked_arith_for", "overflow_found",
            "ST_COUNT"]

@@ -16,13 +16,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import fixed as fx
-from .arith import make_arith
-from .checked_arith import overflow_found
-from .fxops import new_status
-from .model_support import load_kernel
-from .params import ParamSet
-from .rng import Rng
+from pysim import fixed as fx
+from pysim.arith import make_arith
+from pysim.checked_arith import checked_arith_for, overflow_found
+from pysim.fxops import new_status
+from pysim.model_support import load_kernel
+from pysim.params import ParamSet
+from pysim.rng import Rng
 
 _FIELDS = ("x", "y", "vx", "vy")
 _WORLD = ("px", "py", "pvx", "pvy", "fx", "fy", "fvx", "fvy", "obx", "oby", "obr")
@@ -282,7 +282,7 @@ class Simulation:
         return a / (1 << self.model.FRAC_BITS) if self.A.name == "fixed" else a.astype(np.float64)
 
     def scene(self):
-        from .scene import Scene
+        from pysim.scene import Scene
 
         px = self.to_pixels
 
@@ -381,3 +381,10 @@ class Simulation:
             self.step()
             if on_frame:
                 on_frame(self)
+
+
+def checked_simulation(model, **kw):
+    """A fixed-point Simulation whose frames run the checked kernel."""
+    sim = Simulation(model, "fixed", **kw)
+    sim.A = checked_arith_for(model)
+    return sim

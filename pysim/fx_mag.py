@@ -1,4 +1,4 @@
-"""A magnitude compared without its root (codegen/lang/roots.py, issue 16):
+"""A magnitude compared without its root (codegen/passes/roots.py, issue 16):
 the twins of fixed.h's fx_mag2, fx_mag_root and fx_mag_lt ... fx_mag_ne, in
 the three namespaces of pysim/fxops.py (fx_, fl_, ck_), which serves them as
 its own (`fxops.fx_mag2`, NAMES, namespace(); its SOURCE_HASH covers this
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fxops import INT32_MAX, _jit, fx_d2, fx_isqrt64, fx_sq64, fx_wrap32
+from pysim.fxops import INT32_MAX, _jit, fx_d2, fx_isqrt64, fx_sq64, fx_wrap32
 
 MAG_NAMES = ("mag2", "mag_root", "mag_lt", "mag_le", "mag_gt", "mag_ge", "mag_eq", "mag_ne")
 

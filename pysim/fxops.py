@@ -305,7 +305,7 @@ def fx_acc_mean(total, n):
 @_jit
 def fx_acc_mean_about(total, n, base):
     """trunc((total + n * base) / n), wrapped; n == 0 gives 0 (fixed.h's
-    fx_acc_mean_about / fx_acc32_mean_about: codegen/lang/offsets.py)."""
+    fx_acc_mean_about / fx_acc32_mean_about: codegen/passes/offsets.py)."""
     if n == 0:
         return 0
     return fx_wrap32(_tdiv(total + n * base, n))
@@ -341,7 +341,7 @@ def fx_clamp(v, lo, hi):
 NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "outside_box", "asr64", "asr", "shl", "mul", "imul",
          "div", "idiv", "sqrt", "d2", "sq64", "hypot", "amb", "mag", "acc_add", "acc_sub", "acc_mean", "acc_mean_about",
          "acc_fx", "sign", "min", "max", "clamp",
-         # a magnitude compared without its root (codegen/lang/roots.py): pysim/fx_mag.py
+         # a magnitude compared without its root (codegen/passes/roots.py): pysim/fx_mag.py
          "mag2", "mag_root", "mag_lt", "mag_le", "mag_gt", "mag_ge", "mag_eq", "mag_ne")
 _PREFIX = {"fixed": "fx_", "float": "fl_", "checked": "ck_"}
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fxops import *  # noqa: F401,F403  (the fx_ functions each ck_ returns the value of)
-from .fxops import _U0, _U1, _jit, _jit_noinline, _tdiv  # noqa: F401
+from pysim.fxops import *  # noqa: F401,F403  (the fx_ functions each ck_ returns the value of)
+from pysim.fxops import _U0, _U1, _jit, _jit_noinline, _tdiv  # noqa: F401
 
 # ---------------------------------------------------------------------------
 # checked fixed point (ck_): fx_ + a record of results outside 32 bits

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .fxops import _jit
+from pysim.fxops import _jit
 
 # ---------------------------------------------------------------------------
 # float (fl_): pysim/arith.py's FloatArith, scalar

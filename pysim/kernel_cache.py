@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .bounded_read import read_text_bounded
+from pysim.bounded_read import read_text_bounded
 
 KERNEL_FILE = "boids_kernel.py"
 
@@ -102,7 +102,7 @@ def cache_key(text: str) -> str:
 
     import numba
 
-    from . import fxops
+    from pysim import fxops
 
     try:
         tool = version("boidsgen")

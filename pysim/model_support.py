@@ -5,7 +5,7 @@ Only code rendered from the spec runs: a model or kernel file is read as
 text (pysim/bounded_read.py), checked, and that same text is compiled and
 run; no bytecode (.pyc) is ever read, from generated/ or from the cache. The
 model's SPEC_HASH is read from its text before any of it runs (and, from
-codegen.project.load_generated_model, the whole text must equal a fresh
+codegen.output.render.load_generated_model, the whole text must equal a fresh
 render); the kernel must hash to the model's KERNEL_HASH (seal/unseal). The
 kernel runs from a copy in a private cache folder (pysim/kernel_cache.py).
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .bounded_read import UnreadableFile, read_text_bounded
-from .kernel_cache import KERNEL_FILE, cached_copy, kernel_cache_root  # noqa: F401  (kernel_cache_root: experiments)
+from pysim.bounded_read import UnreadableFile, read_text_bounded
+from pysim.kernel_cache import KERNEL_FILE, cached_copy, kernel_cache_root  # noqa: F401  (kernel_cache_root: experiments)
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class ModelMismatch(RuntimeError):
     """The generated model does not belong to the spec it is used with."""
 
 
-# codegen/lang/emit_module.py seals the kernel with these; load_kernel checks
+# codegen/targets/numba/module.py seals the kernel with these; load_kernel checks
 HASH_MARK = "@@KERNEL_HASH@@"
 _HASH_LEN = 16
 

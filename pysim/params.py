@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .fxdecimal import FxDecimalError, format_raw, parse, parse_int
+from pysim.fxdecimal import FxDecimalError, format_raw, parse, parse_int
 
 
 class ParamError(ValueError):

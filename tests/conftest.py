@@ -62,6 +62,6 @@ def default_build():
     """(GenModel, host exe, model module) for the default spec, built once."""
     require_tool("gcc")
     require_tool("make")
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     return prepare(DEFAULT_SPEC)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.build import make
-from codegen.parity import firmware_trace, prepare, simulator_trace
-from codegen.project import output_dir
+from codegen.targets.host.build import make
+from codegen.commands.parity import firmware_trace, prepare, simulator_trace
+from codegen.spec.project import output_dir
 from pysim.trace import compare
 
 

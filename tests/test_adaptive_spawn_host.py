@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.budget_cost import VariantBuild, aspawn_budget_ms, aspawn_budget_pm, read_cost_table, write_cost_table
-from codegen.cli import main
+from codegen.targets.pic32.budget.cost import VariantBuild, aspawn_budget_ms, aspawn_budget_pm, read_cost_table, write_cost_table
+from codegen.commands.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
 from .deadline import RUN
@@ -37,10 +37,10 @@ def variant_host(tmp_path_factory):
     """The default spec at capacity max(BOIDS), as the budget measures it,
     built for the host."""
     tools()
-    from codegen.budget import spec_variant
-    from codegen.build import build_host
-    from codegen.model import build_model
-    from codegen.pipeline import checked_model
+    from codegen.targets.pic32.budget.measure import spec_variant
+    from codegen.targets.host.build import build_host
+    from codegen.model.gen_model import build_model
+    from codegen.output.pipeline import checked_model
 
     spec = checked_model(DEFAULT_SPEC).spec
     sp = spec_variant(spec, capacity=max(max(BOIDS), spec.flock.capacity))

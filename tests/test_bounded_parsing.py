@@ -11,10 +11,10 @@ import unicodedata
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 from codegen.lang.lexscan import lexical_problems
-from codegen.number_text import MAX_EXPONENT, MAX_NUMBER_CHARS, number_problem
-from codegen.spec_errors import SpecIssue, one_line
+from codegen.spec.number_text import MAX_EXPONENT, MAX_NUMBER_CHARS, number_problem
+from codegen.spec.errors import SpecIssue, one_line
 
 from .conftest import ROOT
 
@@ -81,10 +81,10 @@ def test_a_long_yaml_string_is_not_a_number(tmp_path, capsys):
 
 
 def test_experiment_files_share_the_bound(tmp_path):
-    """codegen/experiment_file.py reads through spec_loader.read_yaml, so a
+    """codegen/experiments/file.py reads through codegen/spec/yaml_read.py's read_yaml, so a
     5,000-digit trial count is the same located error there."""
-    from codegen.experiment_file import load_experiment
-    from codegen.spec_errors import SpecError
+    from codegen.experiments.file import load_experiment
+    from codegen.spec.errors import SpecError
 
     p = tmp_path / "e.yaml"
     p.write_text("spec: ../spec/boids.yaml\ntrials: " + "1" * 5000 + "\n")

@@ -6,8 +6,8 @@ import pytest
 
 import re
 
-from codegen.budget import Budget, BudgetError, Row, count_instructions, count_segments
-from codegen.cli import main
+from codegen.targets.pic32.budget.measure import Budget, BudgetError, Row, count_instructions, count_segments
+from codegen.commands.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
 

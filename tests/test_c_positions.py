@@ -1,13 +1,13 @@
 """Cohesion's 32-bit offset sums accumulated as positions in the C
-(codegen/lang/c_positions.py): where the lowering applies, where it must
+(codegen/passes/c_positions.py): where the lowering applies, where it must
 not, and that the C still gives the simulator's bits where it does not."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.lang.c_positions import candidates, positions
-from codegen.lang.widths import lowered
-from codegen.pipeline import load
+from codegen.passes.c_positions import candidates, positions
+from codegen.passes.widths import lowered
+from codegen.output.pipeline import load
 
 from .conftest import ROOT
 
@@ -66,7 +66,7 @@ def test_a_sum_under_an_if_keeps_its_offsets(tmp_path):
 def test_the_mixed_rule_matches_the_simulator(tmp_path):
     """One sum as positions, one as offsets, in both update orders: the C's
     bits are the simulator's every frame."""
-    from codegen.parity import run_parity
+    from codegen.commands.parity import run_parity
 
     from .conftest import require_tool
 

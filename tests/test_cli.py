@@ -8,7 +8,7 @@ from .conftest import ROOT, require_tool
 
 
 def boidsgen(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "codegen.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "codegen.commands.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def test_check_prints_quantization_report():
@@ -79,8 +79,8 @@ def test_check_of_an_overflowing_spec_says_the_error_first(tmp_path):
 
 
 def test_compare_plot_takes_an_optional_file_and_experiment_a_timeout():
-    from codegen import cli
-    from codegen.cli_parser import build
+    from codegen.commands import cli
+    from codegen.commands.parser import build
 
     ap = build(cli)
     assert ap.parse_args(["compare", "--plot"]).plot == ""  # the default path (cmd_compare: a.plot or ...)
@@ -93,7 +93,7 @@ def test_build_says_skipped_for_every_step_it_cannot_run(tmp_path, monkeypatch, 
     require_tool("gcc")
     import shutil
 
-    from codegen import build
+    from codegen.targets.host import build
 
     spec = tmp_path / "spec" / "boids.yaml"
     spec.parent.mkdir()

@@ -5,13 +5,13 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.cli import main
-from codegen.compare import quant_warnings, run_compare, table_lines
-from codegen.model import build_model
-from codegen.project import load_generated_model
-from codegen.quant_report import zeros
-from codegen.spec_loader import load_spec
-from pysim.metrics import groups, nearest_neighbour, polarisation
+from codegen.commands.cli import main
+from codegen.commands.compare import quant_warnings, run_compare, table_lines
+from codegen.model.gen_model import build_model
+from codegen.output.render import load_generated_model
+from codegen.analysis.quant_report import zeros
+from codegen.spec.loader import load_spec
+from pysim.experiments.metrics import groups, nearest_neighbour, polarisation
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "boids.yaml"

@@ -1,7 +1,7 @@
 """The course's Python interface (ECE 4760's PySimpleGUI template) against
 the real host firmware (`boids_host --pty`, real time, a real pty, real
 pyserial at the template's 115200 and an earlier version's 38400 baud),
-sending exactly the bytes the template sends (pysim/course.py): every
+sending exactly the bytes the template sends (pysim/board/course.py): every
 control the spec maps, both toggle spellings, six-decimal and integer
 sliders, `$` text, unmapped controls and malformed lines, each reply and its
 effect checked. Also: the spec section's validation (located errors), the
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import serial
 
-from codegen.cli import main
-from codegen.spec_errors import SpecError
-from codegen.spec_loader import load_spec
-from pysim.course import course_bytes
+from codegen.commands.cli import main
+from codegen.spec.errors import SpecError
+from codegen.spec.loader import load_spec
+from pysim.board.course import course_bytes
 
 from .conftest import ROOT, RUNTIME, require_tool
 from .deadline import RUN, Deadline, read_line, read_rest, reap, terminate
@@ -167,7 +167,7 @@ def test_every_mapped_control(board, built):
 def test_every_spec_maps_what_its_firmware_runs(spec):
     """Each committed spec's own table on its own firmware (115200 baud):
     every entry's bytes, the reply and the effect of its line."""
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     require_tool("gcc")
     require_tool("make")
@@ -335,7 +335,7 @@ def c_table(path: Path) -> list[tuple]:
 @pytest.mark.parametrize("spec", SPECS, ids=[p.stem for p in SPECS])
 def test_c_and_model_tables_agree(spec):
     """The committed firmware table and the model's COURSE_CONTROLS are the same rows."""
-    from codegen.model import build_model
+    from codegen.model.gen_model import build_model
 
     s, _ = load_spec(spec)
     m = build_model(s, spec)
@@ -408,7 +408,7 @@ def test_spec_errors_are_located(tmp_path, course, marker, col, want):
 
 
 def test_spec_without_course_has_an_empty_table(tmp_path):
-    from codegen.model import build_model
+    from codegen.model.gen_model import build_model
 
     path, _ = _spec_with(tmp_path, None, base="boids")
     s, _ = load_spec(path)

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from codegen.budget import CFLAGS_STRICT, render_variant, spec_variant
-from codegen.pipeline import checked_model
+from codegen.targets.pic32.budget.measure import CFLAGS_STRICT, render_variant, spec_variant
+from codegen.output.pipeline import checked_model
 
 from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, compile_c, require_tool
 from .deadline import RUN
@@ -48,7 +48,7 @@ def test_a_pixel_set_leaves_the_picture_a_full_redraw_leaves(pixset_driver, tmp_
 
 
 def build_budget_host(fw, out, full: bool):
-    """codegen/budget.py's warm-up / SPI-counting driver, the flock drawn by
+    """codegen/targets/pic32/budget/measure.py's warm-up / SPI-counting driver, the flock drawn by
     difference or (full) the whole-flock way."""
     src = [RUNTIME / "budget" / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
            RUNTIME / "platform_host.c", RUNTIME / "host_ili9340.c", RUNTIME / "draw.c", RUNTIME / "font5x7.c",

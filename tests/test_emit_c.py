@@ -1,4 +1,4 @@
-"""The C emitter (codegen/lang/emit_c.py, emit_c_expr.py): every named op
+"""The C emitter (codegen/targets/c/emit.py, emit_c_expr.py): every named op
 printed as its one fixed.h spelling, compiled, and computing what ops.py says
 it means (both Q formats, both of fixed.h's spellings); constants exact;
 emitted names that never collide, held by differential runs of the host
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang.emit_c_expr import CALL, INFIX, SPECIAL, Names, block, const_c, decimal_text, expr
+from codegen.targets.c.expr import CALL, INFIX, SPECIAL, Names, block, const_c, decimal_text, expr
 from codegen.lang.ir import Accumulate, Assign, Const, If, Op, Pos, Ref, Type
 from codegen.lang.ops import OPS
 
@@ -389,8 +389,8 @@ def _spec(tmp_path: Path, names: dict, order: str, grid: bool) -> Path:
 def _firmware(spec: Path, out: Path) -> tuple:
     """Render the firmware C of the spec (only the C: a spec's own rules have
     no Python templates) and build the host firmware with make's strict flags."""
-    from codegen.pipeline import load
-    from codegen.render import FIRMWARE_FILES, _env, firmware_context
+    from codegen.output.pipeline import load
+    from codegen.output.render import FIRMWARE_FILES, _env, firmware_context
 
     m = load(spec)
     env = _env()
@@ -449,8 +449,8 @@ def test_default_spec_boids_step_reads_like_the_seed():
     for needle in (# the zones tested in HI:LO (fx_d2_zones: emit_c_pairs.zones_in_hilo)
                    "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
                    "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
-                   # 32-bit sums (codegen/lang/widths.py: the range analysis proves them at the default capacity),
-                   # cohesion's positions as offsets from the boid (codegen/lang/offsets.py), summed in C
+                   # 32-bit sums (codegen/passes/widths.py: the range analysis proves them at the default capacity),
+                   # cohesion's positions as offsets from the boid (codegen/passes/offsets.py), summed in C
                    # as the positions, modulo 2^32, and taken about the boid where read (c_positions.py)
                    "separation_close_dx = fx_add(separation_close_dx, dx);",
                    "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
@@ -460,7 +460,7 @@ def test_default_spec_boids_step_reads_like_the_seed():
                    "const uint32_t n_visual_recip = boids_recip_of(n_visual);",
                    "boids_mean(alignment_sum_vx, n_visual, n_visual_recip)",
                    "/* alignment */", "/* cohesion */", "/* separation */", "/* edges */", "/* speed_limit */",
-                   # the speed compared as its square, the root only where read (codegen/lang/roots.py)
+                   # the speed compared as its square, the root only where read (codegen/passes/roots.py)
                    "const uint64_t speed_sq = fx_mag2(vx, vy);", "if (fx_mag_lt(speed_sq, P->min_speed)) {",
                    "speed = fx_mag_root(speed_sq);", "if (y < P->top_margin) vy = fx_add(vy, P->turn_factor);"):
         assert needle in step, needle
@@ -471,7 +471,7 @@ def test_zones_in_hilo_only_where_a_and_b_fit_a_word():
     the chain falls back to 64-bit squares where the ranges allow more."""
     from types import SimpleNamespace as NS
 
-    from codegen.lang.emit_c_pairs import zones_in_hilo
+    from codegen.targets.c.pairs import zones_in_hilo
 
     def m(vmax, pmin=0):
         ps = {"v": NS(min_raw=0, max_raw=vmax), "p": NS(min_raw=pmin, max_raw=2**20)}

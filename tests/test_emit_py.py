@@ -1,4 +1,4 @@
-"""The simulator emitter (codegen/lang/emit_py.py, emit_kernel.py): every IR
+"""The simulator emitter (codegen/targets/numba/emit.py, emit_kernel.py): every IR
 op in every arithmetic, the expressions the checked run quotes, the kernel's
 cache key, and spec-defined rules (the issue's four examples) compiled and
 run in all three arithmetics."""
@@ -12,13 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.lang.emit_py import ARITHS, Emitter, Sites, fixed_raw, ir_text
+from codegen.targets.numba.emit import ARITHS, Emitter, Sites, fixed_raw, ir_text
 from codegen.lang.ir import Const, Op, Pos, Ref, Type
 from codegen.lang.ops import OPS
-from codegen.model import library
-from codegen.pipeline import load
-from codegen.render import render_python
-from pysim.checked_arith import OverflowFound, checked_simulation
+from codegen.lang.library import library
+from codegen.output.pipeline import load
+from codegen.output.render import render_python
+from pysim.checked_arith import OverflowFound
+from pysim.engine import checked_simulation
 from pysim.engine import Simulation
 from pysim.model_support import ModelMismatch, load_kernel, load_model
 
@@ -35,7 +36,7 @@ ARGS = {
     "sum_to_int": (SI,), "sum_mean": (SF, I), "sum_mean_about": (SF, I, F), "sum_idiv": (SI, I), "sum_wrap32": (SF,), "abs": (F,), "min": (F, F), "max": (I, I),
     "clamp": (F, F, F), "sign": (SF,), "select": (B, F, F), "lt": (F, F), "le": (I, I), "gt": (SF, F), "ge": (F, F),
     "eq": (SQ, SQ), "ne": (F, F), "and": (B, B), "or": (B, B), "not": (B,),
-    # codegen/lang/roots.py: a magnitude compared as its square
+    # codegen/passes/roots.py: a magnitude compared as its square
     "mag2": (F, F), "mag_root": (SQ,), "mag_lt": (SQ, F), "mag_le": (SQ, F), "mag_gt": (SQ, F),
     "mag_ge": (SQ, F), "mag_eq": (SQ, F), "mag_ne": (SQ, F),
 }
@@ -193,7 +194,7 @@ def examples():
 @pytest.mark.parametrize("order", ["sequential", "synchronous"])
 def test_examples_parity_with_the_firmware(examples, order):
     """The issue's bar for its four examples: `boidsgen parity --frames 2000` bit-exact, both orders."""
-    from codegen.parity import run_parity
+    from codegen.commands.parity import run_parity
 
     from .conftest import require_tool
 
@@ -257,7 +258,7 @@ def test_simulator_equals_the_c_on_unusual_rules(order, grid):
     nearest boid and nearest food, a before block that returns, predators
     with dist, state shared by name and initialised from the index) in the
     firmware and the kernel: the same trace, bit for bit."""
-    from codegen.parity import firmware_trace, simulator_trace
+    from codegen.commands.parity import firmware_trace, simulator_trace
     from pysim.trace import compare
 
     from .conftest import require_tool
@@ -311,7 +312,7 @@ rule_defs:
 def test_zone_rules_apart_and_nearest_equal_the_c(order):
     """Rules joining the seed's zones with coincident: false and pick:
     nearest (their own counts inside the zone's branch), against the firmware."""
-    from codegen.parity import run_parity
+    from codegen.commands.parity import run_parity
 
     from .conftest import require_tool
 

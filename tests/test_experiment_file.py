@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 from tests.deadline import RUN
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
-from pysim.experiment_runner import RowFile, make_batches
-from pysim.experiment_stats import mean_ci, summarise, t975, wilson
-from pysim.experiment_trials import trial_seed
+from codegen.commands.cli import main
+from pysim.experiments.runner import RowFile, make_batches
+from pysim.experiments.stats import mean_ci, summarise, t975, wilson
+from pysim.experiments.trials import trial_seed
 from tests.deadline import Deadline, reap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,9 +123,9 @@ def test_killed_run_resumes_to_the_same_rows(tmp_path, reference):
 def test_killed_worker_costs_only_its_trials(tmp_path, reference):
     """A worker process SIGKILLed while the batches run: Dask reruns its
     batch elsewhere; the rows are complete, each once, and the same."""
-    from codegen.experiment_file import load_experiment
-    from codegen.experiment_plan import make_plan
-    from pysim.experiment_runner import run
+    from codegen.experiments.file import load_experiment
+    from codegen.experiments.plan import make_plan
+    from pysim.experiments.runner import run
 
     _, ref_rows = reference
     f = experiment(tmp_path, "slow.yaml", SMALL.replace("FRAMES", "600"))
@@ -214,7 +214,7 @@ def test_wilson_holds_its_estimate_at_every_count():
 def test_plot_of_all_success_and_all_failure_points(tmp_path):
     """matplotlib's errorbar (which refuses a negative yerr) on a point of
     all successes and one of all failures at each count 1..200."""
-    from pysim.experiment_plots import plot_metric
+    from pysim.experiments.plots import plot_metric
 
     class P:
         def __init__(self, index, at):
@@ -237,7 +237,7 @@ def test_plot_of_all_success_and_all_failure_points(tmp_path):
 def test_t_interval_of_a_fraction_stays_in_0_1():
     """side_time is a fraction of the frames: its t interval is clipped to
     [0, 1] (three trials 0, 1, 1 give 0.667 +/- 1.43 unclipped)."""
-    from codegen.experiment_file import RANGES
+    from codegen.experiments.file import RANGES
 
     class P:
         index, at = 0, ()
@@ -255,7 +255,7 @@ def test_series_follow_the_varied_values_not_the_counts_they_make():
     """A fraction of the flock varied at one flock size: one series over the
     fractions (the count each makes is in the table, not a series of its own);
     varied with the flock size: one series per size."""
-    from pysim.experiment_plots import axes_of, series
+    from pysim.experiments.plots import axes_of, series
 
     class S:
         def __init__(self, at):
@@ -355,9 +355,9 @@ def test_cluster_that_loses_its_workers_fails_and_a_slow_one_does_not(tmp_path):
     (all removed after the first batch) -> ClusterError, not a hang."""
     from distributed import LocalCluster
 
-    from codegen.experiment_file import load_experiment
-    from codegen.experiment_plan import make_plan
-    from pysim.experiment_runner import ClusterError, run
+    from codegen.experiments.file import load_experiment
+    from codegen.experiments.plan import make_plan
+    from pysim.experiments.runner import ClusterError, run
 
     plan = make_plan(load_experiment(experiment(tmp_path, "all_right.yaml", ALL_RIGHT)))
     # on run's own local cluster, whose start the timeout does not bound (a scheduler's address

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.budget import render_variant, spec_variant
-from codegen.build import make
-from codegen.parity import firmware_trace, simulator_trace
-from codegen.spec_loader import load_spec
+from codegen.targets.pic32.budget.measure import render_variant, spec_variant
+from codegen.targets.host.build import make
+from codegen.commands.parity import firmware_trace, simulator_trace
+from codegen.spec.loader import load_spec
 from pysim.engine import Simulation
 from pysim.model_support import load_model
 

@@ -89,9 +89,9 @@ def test_fuzz_catches_a_change_announced_with_the_wrong_frame(fresh_generated, t
 def client_reads(model, line: str) -> str:
     """Read one line the fuzzer accepted with the Python client's own parser
     for its kind (raising what the client would raise); returns the kind."""
-    from pysim import board_replies as replies
-    from pysim.lockstep import Mirror
-    from pysim.serial_client import parse_telemetry
+    from pysim.board import replies
+    from pysim.board.lockstep import Mirror
+    from pysim.board.serial_client import parse_telemetry
 
     words = line.split()
     names = {p.name for p in model.PARAMS}
@@ -119,7 +119,7 @@ def client_reads(model, line: str) -> str:
 
 def test_every_line_the_fuzzer_accepts_the_client_reads(fresh_generated, tmp_path):
     """The fuzzer's shapes (tests/c/fuzz_lines.c, fuzz_serial.c) and the
-    client's (pysim/board_replies.py, pysim/lockstep.py) are two readings of
+    client's (pysim/board/replies.py, pysim/board/lockstep.py) are two readings of
     one protocol: the firmware's lines the fuzzer accepted, sampled by kind,
     all parse in the client, and the sample covers the watch stream."""
     model = fresh_generated[2]
@@ -135,7 +135,7 @@ def test_every_line_the_fuzzer_accepts_the_client_reads(fresh_generated, tmp_pat
 @pytest.mark.parametrize("spec", ["obstacles", "vector_forces"])
 def test_fuzz_world_commands(spec):
     """Specs with run-time state commands (obstacle ..., target ...) too."""
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     prepare(str(ROOT / "spec" / f"{spec}.yaml"))
     res = run_fuzz(20000, 11, {"SPEC_NAME": spec})

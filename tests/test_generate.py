@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
-from codegen.model import build_model
-from codegen.render import render
-from codegen.spec_loader import load_spec
+from codegen.commands.cli import main
+from codegen.model.gen_model import build_model
+from codegen.output.render import render
+from codegen.spec.loader import load_spec
 
 from .conftest import ROOT, RUNTIME, require_tool
 

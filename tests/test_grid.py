@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.budget import render_variant, spec_variant
-from codegen.build import make
-from codegen.spec_loader import load_spec
+from codegen.targets.pic32.budget.measure import render_variant, spec_variant
+from codegen.targets.host.build import make
+from codegen.spec.loader import load_spec
 
 from .conftest import ROOT, require_tool
 from .deadline import RUN
@@ -20,7 +20,7 @@ GOOD = (ROOT / "spec" / "boids.yaml").read_text()
 
 
 def test_grid_needs_synchronous_order(tmp_path):
-    from codegen.spec_errors import SpecError
+    from codegen.spec.errors import SpecError
 
     spec = tmp_path / "bad.yaml"
     text = GOOD + "performance:\n  grid: true\n"
@@ -110,7 +110,7 @@ def test_grid_equals_brute_force_as_the_flock_grows_and_shrinks(tmp_path):
     modelled M4K clock (boids_host --m4k-cost, 150 us a boid) grows the
     flock from 60 boids and shrinks it from 400, a boid at a time, alike on
     both builds; the traces must agree frame by frame."""
-    from codegen.budget_cost import VariantBuild, write_cost_table
+    from codegen.targets.pic32.budget.cost import VariantBuild, write_cost_table
 
     require_tool("gcc")
     require_tool("make")

@@ -1,4 +1,4 @@
-"""Guarded widths (codegen/lang/guards.py): at capacity 500 the default
+"""Guarded widths (codegen/passes/guards.py): at capacity 500 the default
 spec's cohesion sums fit 32 bits only while visual_range stays below a
 bound, so the firmware carries a guarded 32-bit copy of the step and a wide
 one, and picks one a frame. The simulator keeps exact sums; the firmware
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang.guards import _narrow, guarded
-from codegen.parity import run_parity
-from codegen.pipeline import checked_model
+from codegen.passes.guards import _narrow, guarded
+from codegen.commands.parity import run_parity
+from codegen.output.pipeline import checked_model
 
 from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
@@ -42,8 +42,8 @@ def test_the_guard_is_the_largest_maximum_that_keeps_the_sums_32_bit(tmp_path):
     assert vr.default_raw <= g.max_raw < vr.max_raw
     # 499 neighbours a visual range away must fit int32, at the guard and not one raw step above
     assert 499 * (g.max_raw - 1) <= (1 << 31) - 1 < 499 * (g.max_raw + 1)
-    from codegen.lang.offsets import offset
-    from codegen.lang.roots import rooted
+    from codegen.passes.offsets import offset
+    from codegen.passes.roots import rooted
 
     m2 = rooted(offset(m))[0]
     names = {(i, s) for i, r in enumerate(m.rules) if r.name == "cohesion" for s in ("sum_x", "sum_y")}
@@ -86,7 +86,7 @@ def test_the_copy_changes_with_the_parameter_mid_run(tmp_path):
     runs in real time on a pty, `boidsgen watch` mirroring it: in step
     through every switch of copy."""
     require_tool("gcc")
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     from .test_lockstep import watch_while_writing
     from .test_serial_pty import Host
@@ -113,7 +113,7 @@ def test_check_reports_the_guard(tmp_path):
     import sys
 
     spec = _spec(tmp_path, 500)
-    res = subprocess.run([sys.executable, "-m", "codegen.cli", "check", str(spec)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "check", str(spec)], capture_output=True, text=True,
                          timeout=120, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     line = next(ln for ln in res.stdout.splitlines() if ln.strip().startswith("guarded"))

@@ -40,13 +40,13 @@ def display():
 
 
 def make_app(spec=DEFAULT_SPEC, **kw):
-    from pysim.gui.app import App
+    from codegen.commands.gui import open_app
 
     # Earlier windows' Tk variables and images, if still garbage, are freed here, on the Tk thread:
     # freed by a collection on a board link's worker thread, each would wait 1 s for a mainloop
     # (tests pump with update(), not mainloop) and stall that worker for seconds.
     gc.collect()
-    app = App(str(spec), **kw)
+    app = open_app(str(spec), **kw)
     app.confirm = lambda *a: True  # no modal dialogs under test
     pump(app, until=lambda: app.root.winfo_ismapped())
     return app
@@ -288,7 +288,7 @@ def host_pty(default_build):
 
 def test_board_mode_against_the_host_firmware(display, host_pty):
     from pysim.gui.scales import STEPS
-    from pysim.serial_client import BoardClient
+    from pysim.board.serial_client import BoardClient
 
     port, proc = host_pty
     app = make_app()

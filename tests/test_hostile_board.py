@@ -14,7 +14,7 @@ import warnings
 
 import pytest
 
-from pysim.serial_client import BoardClient, BoardLinkLost, BoardReplyError, BoardTimeout
+from pysim.board.serial_client import BoardClient, BoardLinkLost, BoardReplyError, BoardTimeout
 
 from .conftest import DEFAULT_SPEC, ROOT
 from .deadline import Deadline
@@ -32,7 +32,7 @@ def model(default_build):
 def watch(board: FakeBoard, *args: str, while_running=None):
     """`boidsgen watch` on the fake board; (exit status, stdout, stderr).
     `while_running(proc)` runs once it started (e.g. to misbehave mid-run)."""
-    proc = subprocess.Popen([sys.executable, "-m", "codegen.cli", "watch", board.path, "--spec", DEFAULT_SPEC,
+    proc = subprocess.Popen([sys.executable, "-m", "codegen.commands.cli", "watch", board.path, "--spec", DEFAULT_SPEC,
                              "--timeout", str(TIMEOUT), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
     try:
@@ -310,8 +310,8 @@ def test_whatever_stops_the_mirror_ends_it_with_its_reason(model):
     its reason in the status; the status never says "in step" again, and
     settle() does not wait on a dead mirror (was: its thread died, the status
     stayed "in step" for ever)."""
-    from pysim.lockstep import Mirror
-    from pysim.mirror_runner import MirrorRunner
+    from pysim.board.lockstep import Mirror
+    from pysim.board.mirror_runner import MirrorRunner
 
     mirror = Mirror(model)
 

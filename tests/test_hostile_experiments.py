@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 
 from .conftest import ROOT
 

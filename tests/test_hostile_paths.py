@@ -3,7 +3,7 @@ names that make and the shell would expand. boidsgen writes only inside the
 spec's own generated/<name>/ and build/<name>/, never through a link out of
 them (refused, naming the link, exit 2, nothing written), reads only regular
 files of bounded size, and no project path reaches make or /bin/sh
-(codegen/safe_paths.py, pysim/bounded_read.py, codegen/build.py).
+(codegen/output/safe_paths.py, pysim/bounded_read.py, codegen/targets/host/build.py).
 
 Each case builds its project in tmp_path: spec/boids.yaml copied from the
 repository, the tool's firmware_runtime used where it is installed."""
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 
 from .conftest import ROOT, require_tool
 from .deadline import RUN
@@ -168,7 +168,7 @@ def _cli(args: list[str], cwd: Path, env: dict | None = None, timeout: float = R
     """The CLI in its own process: a read that blocks fails the case at the
     timeout instead of hanging the suite."""
     try:
-        return subprocess.run([sys.executable, "-m", "codegen.cli", *args], cwd=cwd, capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "codegen.commands.cli", *args], cwd=cwd, capture_output=True, text=True,
                               timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         pytest.fail(f"boidsgen {' '.join(args)} did not return within {timeout} s")
@@ -254,7 +254,7 @@ def test_a_path_make_cannot_spell_even_relative_is_refused_naming_it(tmp_path):
     """The one case relative paths do not cover: the other folder itself
     (e.g. the tool installed) under such a name. One line naming it, not a
     make error."""
-    from codegen.build import BuildError, make_relative
+    from codegen.targets.host.build import BuildError, make_relative
 
     fw = tmp_path / "plain" / "firmware"
     fw.mkdir(parents=True)

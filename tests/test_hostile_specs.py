@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from codegen.cli import main
+from codegen.commands.cli import main
 
 from .conftest import ROOT, RUNTIME, require_tool
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.commands.parity import firmware_trace, prepare, run_parity, simulator_trace
 from pysim.trace import compare
 
 from .conftest import ROOT, require_tool

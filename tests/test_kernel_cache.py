@@ -3,7 +3,7 @@
 cache is used only in a private folder (refused otherwise, naming it) and
 never under a predictable shared name, a model runs only after its text is
 checked, and a kernel only if it hashes to what its model names
-(pysim/model_support.py, pysim/kernel_cache.py, codegen/project.py).
+(pysim/model_support.py, pysim/kernel_cache.py, codegen/spec/project.py).
 
 The simulator runs in its own process with a cache folder of the test's
 own; only the planted-bytecode case gets as far as compiling a kernel
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 
 from .conftest import ROOT
 from .deadline import RUN
@@ -44,7 +44,7 @@ def _private_cache(tmp_path: Path) -> Path:
 
 def _sim(spec: Path, cache: Path, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, BOIDSGEN_KERNEL_CACHE=str(cache), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "codegen.cli", "sim", str(spec), "--frames", "1", "--seed", "1",
+    return subprocess.run([sys.executable, "-m", "codegen.commands.cli", "sim", str(spec), "--frames", "1", "--seed", "1",
                            "--trace", "-"], cwd=cwd, env=env, capture_output=True, text=True, timeout=RUN)
 
 

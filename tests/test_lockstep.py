@@ -17,10 +17,10 @@ import zlib
 import pytest
 import serial
 
-from codegen.build import make
-from codegen.project import build_dir, output_dir
+from codegen.targets.host.build import make
+from codegen.spec.project import build_dir, output_dir
 from pysim.digest import digest, digest_text
-from pysim.lockstep import Mirror
+from pysim.board.lockstep import Mirror
 
 from .conftest import DEFAULT_SPEC, ROOT, compile_c, require_tool
 from .deadline import Deadline, read_line, reap, terminate
@@ -36,7 +36,7 @@ def built(default_build):
 
 def watch(port: str, *args: str, spec: str = DEFAULT_SPEC, limit: float = WATCH_LIMIT):
     """`boidsgen watch PORT ...` as a user runs it; (exit status, output)."""
-    res = subprocess.run([sys.executable, "-m", "codegen.cli", "watch", port, "--spec", spec, *args],
+    res = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "watch", port, "--spec", spec, *args],
                          capture_output=True, text=True, timeout=limit, cwd=ROOT)
     return res.returncode, res.stdout + res.stderr
 
@@ -67,7 +67,7 @@ class Writer:
 def course_lines(model) -> list[bytes]:
     """The course interface's bytes for some of the controls the spec maps:
     a button press and release, a toggle both ways in both spellings."""
-    from pysim.course import course_bytes
+    from pysim.board.course import course_bytes
 
     controls = {(c[0], c[1]) for c in model.COURSE_CONTROLS}
     buttons = sorted(i for k, i in controls if k == "b")
@@ -110,7 +110,7 @@ def test_in_step_600_frames_through_every_kind_of_change(built):
 @pytest.mark.parametrize("spec", ["obstacles", "vector_forces"])
 def test_in_step_with_obstacle_and_target_commands(spec):
     """The world's run-time state: obstacle add/remove/clear, target moves."""
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     path = str(ROOT / "spec" / f"{spec}.yaml")
     m, exe, model = prepare(path)
@@ -285,7 +285,7 @@ def assert_running_with_watch_off(path: str) -> None:
 
 def watch_proc(port: str, *args: str, spec: str = DEFAULT_SPEC) -> subprocess.Popen:
     """`boidsgen watch` started, once its status says it is in step (stdout line by line, unbuffered)."""
-    proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.cli", "watch", port, "--spec", spec, *args],
+    proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.commands.cli", "watch", port, "--spec", spec, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = Deadline(WATCH_LIMIT, "'in step' status line from watch")
     seen: list[str] = []

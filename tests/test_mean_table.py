@@ -1,4 +1,4 @@
-"""The 32-bit means' reciprocal table (codegen/lang/mean_table.py): the
+"""The 32-bit means' reciprocal table (codegen/passes/mean_table.py): the
 values fixed.h's fx_acc32_mean_by assumes, only the wrappers the step calls,
 and the division kept where the table would be too large. The means' bits:
 tests/test_widths.py::test_means_by_a_reciprocal and the parity tests."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from codegen.lang import mean_table
+from codegen.passes import mean_table
 
 from .conftest import ROOT
 

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen import escape, mplabx
-from codegen.model import build_model
-from codegen.render import render
-from codegen.spec_loader import load_spec
+from codegen.spec import escape
+from codegen.targets.pic32 import mplabx
+from codegen.model.gen_model import build_model
+from codegen.output.render import render
+from codegen.spec.loader import load_spec
 
 from .conftest import ROOT, RUNTIME, require_tool
 from .deadline import RUN
@@ -73,7 +74,7 @@ def test_the_project_lists_what_the_makefile_builds(spec):
 
 
 def test_the_optimisation_is_the_budgets():
-    from codegen.budget import run_budget
+    from codegen.targets.pic32.budget.measure import run_budget
 
     assert mplabx.OPTIMIZATION == inspect.signature(run_budget).parameters["opts"].default[0] == "-O1"
 
@@ -117,7 +118,7 @@ def test_configuration_bits_are_set_once_in_the_source():
 
 
 def test_regenerating_keeps_what_mplabx_wrote(tmp_path):
-    from codegen.pipeline import write_tree
+    from codegen.output.pipeline import write_tree
 
     m = build_model(*[load_spec(SPECS[0])[0], SPECS[0]])
     files = render(m, tmp_path)

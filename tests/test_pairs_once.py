@@ -1,4 +1,4 @@
-"""Each pair once (codegen/lang/pairs_once.py): in synchronous order the
+"""Each pair once (codegen/passes/pairs_once.py): in synchronous order the
 pair loop visits every unordered pair one time and adds the visit to both
 boids' sums, the other boid's through a ring of accumulators. A flock that
 needs more of the ring than it has runs the full loop that frame. Both
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.budget import build_host_driver, render_variant
-from codegen.lang import pairs_once
-from codegen.lang.emit_c import FlockC
-from codegen.lang.widths import lowered
-from codegen.parity import run_parity
-from codegen.pipeline import checked_model
-from codegen.spec_loader import load_spec
+from codegen.targets.pic32.budget.measure import build_host_driver, render_variant
+from codegen.passes import pairs_once
+from codegen.targets.c.emit import FlockC
+from codegen.passes.widths import lowered
+from codegen.commands.parity import run_parity
+from codegen.output.pipeline import checked_model
+from codegen.spec.loader import load_spec
 
 from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 

@@ -1,4 +1,4 @@
-"""The world and the panel (codegen/panel.py, firmware_runtime/panel_view.h):
+"""The world and the panel (codegen/targets/pic32/panel.py, firmware_runtime/panel_view.h):
 a world larger than the ILI9340's 320x240 is drawn scaled to fit, positions
 only, and the host's pictures are the panel's size for every spec."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from codegen.panel import PanelView, panel_view
-from codegen.parity import prepare
-from codegen.spec_loader import load_spec
+from codegen.targets.pic32.panel import PanelView, panel_view
+from codegen.commands.parity import prepare
+from codegen.spec.loader import load_spec
 
 from .conftest import ROOT, RUNTIME, compile_c, require_tool
 from .deadline import RUN
@@ -114,7 +114,7 @@ def test_every_spec_draws_on_the_lab_panel(spec):
 
 
 def test_check_says_how_the_world_is_drawn(capsys):
-    from codegen.cli import main
+    from codegen.commands.cli import main
 
     assert main(["check", str(ROOT / "spec" / "scouts_vga.yaml")]) == 0
     assert "display: world 640x480 on the ILI9340's 320x240 panel, scaled by 1/2\n" in capsys.readouterr().out

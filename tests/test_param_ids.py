@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from codegen.model import next_free_id
-from codegen.pipeline import load
+from codegen.model.gen_model import next_free_id
+from codegen.output.pipeline import load
 
 from .conftest import ROOT
 

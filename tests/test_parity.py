@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.commands.parity import firmware_trace, prepare, run_parity, simulator_trace
 from pysim.fxdecimal import format_raw
 from pysim.trace import compare
 

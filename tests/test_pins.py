@@ -1,6 +1,6 @@
 """The PIC32MX250F128B's pins and peripheral pin select, held against the
 datasheet (DS60001168, written down here with its table numbers) on the
-Python side (codegen/pic32_pins.py) and the C side (board_pins.h, the
+Python side (codegen/targets/pic32/pins.py) and the C side (board_pins.h, the
 compile-check register header); a spec naming a pin the part lacks is refused
 at its line and column."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from codegen import pic32_pins as pins
-from codegen.board_checks import FIELDS, pps_codes
+from codegen.targets.pic32 import pins
+from codegen.targets.pic32.board_checks import FIELDS, pps_codes
 
 from .conftest import ROOT, RUNTIME
 from .deadline import RUN
@@ -97,7 +97,7 @@ def test_the_compile_check_header_has_only_the_parts_pps_registers():
 
 def test_board_pins_defaults_are_the_specs_defaults():
     """board_pins.h's fallbacks, the spec model's defaults and the PPS codes agree."""
-    from codegen.spec_model import Board
+    from codegen.spec.schema import Board
 
     b = Board()
     d = _defines(RUNTIME / "board_pins.h")
@@ -125,7 +125,7 @@ def test_a_pin_the_part_lacks_is_refused_at_its_line_and_column(tmp_path, board,
     spec.write_text(GOOD + "board:\n" + board + "\n")
     line = len(GOOD.splitlines()) + 2
     col = board.index(pin) + 1
-    res = subprocess.run([sys.executable, "-m", "codegen.cli", "generate", str(spec)], capture_output=True,
+    res = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "generate", str(spec)], capture_output=True,
                          text=True, timeout=RUN, cwd=ROOT)
     assert res.returncode == 2, res.stderr
     assert "Traceback" not in res.stderr
@@ -140,7 +140,7 @@ def test_an_unroutable_function_names_the_pins_that_would_work(tmp_path):
     (tmp_path / "spec").mkdir()
     spec = tmp_path / "spec" / "x.yaml"
     spec.write_text(GOOD + "board:\n  uart: {tx: RB11, rx: RB8}\n  tft: {sdo: RB5}\n")
-    res = subprocess.run([sys.executable, "-m", "codegen.cli", "check", str(spec)], capture_output=True,
+    res = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "check", str(spec)], capture_output=True,
                          text=True, timeout=RUN, cwd=ROOT)
     assert res.returncode == 2
     line = len(GOOD.splitlines()) + 2

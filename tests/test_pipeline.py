@@ -1,4 +1,4 @@
-"""The one write pipeline (codegen/pipeline.py): output follows the spec's
+"""The one write pipeline (codegen/output/pipeline.py): output follows the spec's
 path, one spec cannot take another's folder, a refused spec writes nothing
 through any command, a failed write leaves the old output whole, and the
 CLI answers misuse with a sentence and exit status 2."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen import pipeline
-from codegen.cli import main
+from codegen.output import pipeline
+from codegen.commands.cli import main
 
 from .conftest import ROOT, require_tool
 
@@ -140,7 +140,7 @@ def test_bad_numbers_on_the_command_line(args, capsys):
 
 def test_output_piped_into_head_is_quiet(tmp_path):
     spec = _spec(tmp_path)
-    exe = [sys.executable, "-m", "codegen.cli"]
+    exe = [sys.executable, "-m", "codegen.commands.cli"]
     res = subprocess.run(" ".join(exe + ["check", str(spec)]) + " | head -1", shell=True, capture_output=True,
                          text=True, timeout=120, cwd=ROOT)
     assert res.stdout.startswith(str(spec)) and "Traceback" not in res.stderr and "BrokenPipe" not in res.stderr

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from codegen.parity import firmware_trace, prepare, simulator_trace
-from codegen.spec_errors import SpecError
+from codegen.commands.parity import firmware_trace, prepare, simulator_trace
+from codegen.spec.errors import SpecError
 from pysim.engine import Simulation
 from pysim.trace import compare
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
-from codegen.model import build_model
-from codegen.range_check import analyse, check_spec, report_lines
-from codegen.spec_loader import load_spec
+from codegen.commands.cli import main
+from codegen.model.gen_model import build_model
+from codegen.analysis.range_check import analyse, check_spec, report_lines
+from codegen.spec.loader import load_spec
 
 from .conftest import DEFAULT_CAPACITY, with_capacity
 
@@ -123,7 +123,7 @@ def test_blame_within_budget_narrows_each_parameter(tmp_path):
 
 
 def test_blame_past_its_budget_gives_the_plain_error_at_the_expression(tmp_path):
-    from codegen.range_check import error_issues
+    from codegen.analysis.range_check import error_issues
 
     spec, text = _overflowing(tmp_path, 3)
     s, loc = load_spec(str(spec))

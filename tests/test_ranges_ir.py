@@ -1,4 +1,4 @@
-"""The range analysis over the rule IR (codegen/lang/ranges.py).
+"""The range analysis over the rule IR (codegen/analysis/ranges.py).
 
 Each named op's interval transfer holds every concrete result of the op as
 pysim/fxops.py computes it (the one Python definition of fixed.h's
@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.lang.intervals import I32, LIMITS, NEGATED, TRANSFER, Fx, Iv, compare, narrow, tdiv, wrapped
-from codegen.lang.ranges import analyse as analyse_ir
-from codegen.model import build_model
-from codegen.range_check import analyse, error_issues, param_ranges
-from codegen.spec_loader import load_spec
+from codegen.analysis.intervals import I32, LIMITS, NEGATED, TRANSFER, Fx, Iv, compare, narrow, tdiv, wrapped
+from codegen.analysis.ranges import analyse as analyse_ir
+from codegen.model.gen_model import build_model
+from codegen.analysis.range_check import analyse, error_issues, param_ranges
+from codegen.spec.loader import load_spec
 from pysim.fxdecimal import from_number
 from pysim.fxops import namespace, new_status, status_finding
 
@@ -325,7 +325,7 @@ def test_conditions_narrow_and_state_converges_or_is_widened(tmp_path):
 
 def test_unparse_prints_the_rule_text():
     from codegen.lang.library import load_library
-    from codegen.lang.range_text import unparse
+    from codegen.analysis.range_text import unparse
 
     lib = load_library(frac_bits=16)
     texts = []
@@ -478,8 +478,8 @@ def test_concrete_frames_stay_within_the_sites(spec):
     in range, extremes often): every op it computes lies within the range
     the analysis recorded at that op. This holds the narrowing, the
     magnitude and mean relations and the difference bounds to the values."""
-    from codegen.lang.ranges import Assumptions, _Analysis
-    from codegen.model import library
+    from codegen.analysis.ranges import Assumptions, _Analysis
+    from codegen.lang.library import library
 
     m, _ = _model(spec)
     an = _Analysis(m, None, Assumptions(), library(m.frac_bits))

@@ -45,10 +45,10 @@ def test_the_readme_links_every_page_of_the_site():
 
 
 def test_cli_page_lists_every_command():
-    from codegen import cli
+    from codegen.commands import cli
 
     text = (DOCS / "cli.md").read_text()
-    out = subprocess.run([sys.executable, "-m", "codegen.cli", "--help"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "--help"], capture_output=True, text=True,
                          timeout=RUN).stdout
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
     assert cmds and all(f"`boidsgen {c}" in text.split("## Every command")[0] for c in cmds), cmds
@@ -71,7 +71,7 @@ def test_serial_page_command_list_is_the_command_table():
     text = (DOCS / "serial.md").read_text()
     block = re.search(r"<!-- generated: commands -->\n(.*?)<!-- /generated -->", text, re.S)
     assert block, "docs/serial.md has the generated command list"
-    out = subprocess.run([sys.executable, "-m", "codegen.cli", "commands", "spec/boids.yaml"], capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "commands", "spec/boids.yaml"], capture_output=True,
                          text=True, timeout=RUN, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert block.group(1) == out.stdout

@@ -1,7 +1,7 @@
 """Every identifier the generated C can meet is reserved (issue 32): a spec
 name that is one is refused at its line, never handed to gcc.
 
-The tables are in codegen/names.py; this test keeps them from going stale by
+The tables are in codegen/spec/names.py; this test keeps them from going stale by
 asking the real compilers. For each build of the committed firmware (the host
 image with gcc, the same for mipsel Linux, the PIC32 m4k compile check), the
 compile command `make -n` prints is rerun with `-dM -E` (and again with
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.names import identifier_problem, rule_name_problem, state_name_problem
+from codegen.spec.names import identifier_problem, rule_name_problem, state_name_problem
 
 from .conftest import ROOT, RUNTIME, require_tool
 
@@ -86,7 +86,7 @@ def macros(tmp_path_factory):
 def test_every_lower_case_macro_of_the_real_headers_is_reserved(macros):
     assert {"sa_handler", "si_pid", "sigev_notify_function", "stdin", "offsetof"} <= macros  # the scan sees them
     missing = sorted(n for n in macros if identifier_problem(n) is None)
-    assert not missing, f"lower-case macros of the firmware's headers not in codegen/names.py: {missing}"
+    assert not missing, f"lower-case macros of the firmware's headers not in codegen/spec/names.py: {missing}"
 
 
 def _stems(name: str) -> list[str]:
@@ -133,7 +133,7 @@ def test_the_runtime_names_the_rule_code_sees_are_reserved(tmp_path):
     names |= set(re.findall(r"\}\s*([a-z][a-z0-9_]*)\s*;", text))
     assert {"fx_mul", "fx", "memcpy"} <= names  # the scan sees them
     missing = sorted(n for n in names if identifier_problem(n) is None)
-    assert not missing, f"names the rule code sees that codegen/names.py does not reserve: {missing}"
+    assert not missing, f"names the rule code sees that codegen/spec/names.py does not reserve: {missing}"
     stems = sorted(n for n in names for stem in _stems(n) if not rule_name_problem(stem))
     assert not stems, f"rules named after these stems could shadow them with a sum: {stems}"
 

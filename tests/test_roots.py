@@ -1,4 +1,4 @@
-"""Square roots only where a rule reads the magnitude (codegen/lang/roots.py,
+"""Square roots only where a rule reads the magnitude (codegen/passes/roots.py,
 issue 16): fixed.h's fx_mag2, fx_mag_root and fx_mag_lt ... fx_mag_ne against
 their twins (pysim/fx_mag.py, served by pysim/fxops.py) bit for bit on edge
 and random values, natively (GCC's spellings and FX_PORTABLE's) and as the
@@ -207,7 +207,7 @@ def _rule(tmp_path: Path, body: str):
 
 
 def _text(ir) -> str:
-    from codegen.lang.emit_py import Emitter
+    from codegen.targets.numba.emit import Emitter
 
     e = Emitter("fixed", 15, lambda r: r.name)
     return "\n".join(e.block(ir.apply, 0))
@@ -215,7 +215,7 @@ def _text(ir) -> str:
 
 def test_speed_limit_rewritten_only_for_an_exact_magnitude():
     from codegen.lang.library import load_library
-    from codegen.lang.roots import rewrite_rule
+    from codegen.passes.roots import rewrite_rule
 
     lib = load_library(frac_bits=15)
     ir, done = rewrite_rule(lib["speed_limit"], exact=True)
@@ -236,7 +236,7 @@ def test_speed_limit_rewritten_only_for_an_exact_magnitude():
     ("m = hypot(vx, vy)\nif m + lim > lim:\n    vx = vx / m", False),  # read in arithmetic
 ])
 def test_what_is_rewritten(tmp_path, body, rewritten):
-    from codegen.lang.roots import rewrite_rule
+    from codegen.passes.roots import rewrite_rule
 
     ir, done = rewrite_rule(_rule(tmp_path, body), exact=False)
     assert bool(done) == rewritten, _text(ir)
@@ -246,8 +246,8 @@ def test_what_is_rewritten(tmp_path, body, rewritten):
 
 
 def test_check_reports_the_rewrite():
-    from codegen.lang.widths import report
-    from codegen.pipeline import load
+    from codegen.passes.widths import report
+    from codegen.output.pipeline import load
 
     lines = "\n".join(report(load(ROOT / "spec" / "boids.yaml")))
     assert "root on demand  speed_limit.speed" in lines and "bit for bit the rule as written" in lines
@@ -266,10 +266,10 @@ def test_generated_code_takes_the_root_only_where_read():
 
 def _models(tmp_path_factory):
     """(rewritten, as written) simulator models of the default spec."""
-    from codegen.lang import roots
-    from codegen.lang.ranges import analyse
-    from codegen.pipeline import load
-    from codegen.render import render_python
+    from codegen.passes import roots
+    from codegen.analysis.ranges import analyse
+    from codegen.output.pipeline import load
+    from codegen.output.render import render_python
     from pysim.model_support import load_model
 
     m = load(ROOT / "spec" / "boids.yaml")

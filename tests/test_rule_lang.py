@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang import compile_rule
+from codegen.lang.ruledef import compile_rule
 from codegen.lang.library import DEFS, library_files, load_rule_file
 from codegen.lang.ops import OPS
 from codegen.lang.ir import Accumulate, Assign, Const, If, Ref, Return, Type
-from codegen.spec_errors import SpecError
-from codegen.spec_loader import read_yaml
+from codegen.spec.errors import SpecError
+from codegen.spec.yaml_read import read_yaml
 
 from .issue_examples import RULE_DEFS as EXAMPLES
 
@@ -544,7 +544,8 @@ def same_c(body, expected: str) -> None:
     assert c_lines(body) == textwrap.dedent(expected).strip().splitlines()
 
 
-# Expected code: the C of codegen/rules/<rule>/rule.c.j2, with the template's
+# Expected code: the C of each rule's former template (rule.c.j2, replaced by
+# codegen/rules/defs/<rule>.yaml), with the template's
 # names (a role for {{ r.c('role') }}, count for n_visual / r.count_var) and
 # one statement per line, as the IR spells it.
 OP_FOR_OP = {

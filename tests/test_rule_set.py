@@ -1,14 +1,14 @@
 """A spec's rules: the library plus its own rule_defs, and the `rules:` list
-bound against them (codegen/rule_set.py); `boidsgen rules`."""
+bound against them (codegen/model/rule_set.py); `boidsgen rules`."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
-from codegen.pipeline import load
-from codegen.spec_errors import SpecError
+from codegen.commands.cli import main
+from codegen.output.pipeline import load
+from codegen.spec.errors import SpecError
 
 from .conftest import ROOT
 from .issue_examples import WIND as WIND_RULE
@@ -122,7 +122,7 @@ def test_predators_run_their_own_speed_rule_only_when_the_spec_says(tmp_path):
     """Seeds 000/002: a predator's only velocity updates are the edge turns; a
     clamp (or any self-only rule, the spec's own too) is an option stated
     in predators.speed, and it reaches the firmware's predators_step."""
-    from codegen.render import render
+    from codegen.output.render import render
 
     plain = load(ROOT / "spec" / "lab_tft_predator.yaml")
     assert [r.name for r in plain.predator_motion] == ["edges"]

@@ -1,4 +1,4 @@
-"""pysim.serial_client.BoardClient against the real host firmware on a pty:
+"""pysim.board.serial_client.BoardClient against the real host firmware on a pty:
 typed setters for every tunable parameter, errors with the board's reasons,
 telemetry routed apart from replies; and, on pty pairs of our own, a board
 that never answers (timeouts) and one that runs another spec (warning)."""
@@ -15,7 +15,7 @@ from decimal import Decimal
 import pytest
 
 from pysim.fxdecimal import parse
-from pysim.serial_client import BoardClient, BoardError, BoardTimeout, SpecMismatchWarning, value_text
+from pysim.board.serial_client import BoardClient, BoardError, BoardTimeout, SpecMismatchWarning, value_text
 
 from .conftest import DEFAULT_CAPACITY
 from .deadline import Deadline

@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.cli import main
-from codegen.model import build_model
-from codegen.project import load_generated_model
-from codegen.spec_loader import load_spec
-from pysim.checked_arith import OverflowFound, checked_simulation
-from pysim.engine import Simulation
+from codegen.commands.cli import main
+from codegen.model.gen_model import build_model
+from codegen.output.render import load_generated_model
+from codegen.spec.loader import load_spec
+from pysim.checked_arith import OverflowFound
+from pysim.engine import Simulation, checked_simulation
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli import main
+from codegen.commands.cli import main
 
 from .conftest import DEFAULT_CAPACITY, ROOT
 
@@ -134,9 +134,9 @@ def test_board_wiring_is_checked(tmp_path, capsys, board, message):
 
 
 def test_board_wiring_reaches_the_config(tmp_path):
-    from codegen.model import build_model
-    from codegen.render import render
-    from codegen.spec_loader import load_spec
+    from codegen.model.gen_model import build_model
+    from codegen.output.render import render
+    from codegen.spec.loader import load_spec
 
     (tmp_path / "spec").mkdir()
     spec = tmp_path / "spec" / "x.yaml"

@@ -1,5 +1,5 @@
-"""Spec text and names cannot inject code: codegen/escape.py and
-codegen/names.py, held against the real compilers.
+"""Spec text and names cannot inject code: codegen/spec/escape.py and
+codegen/spec/names.py, held against the real compilers.
 
 - Each escape function on edge strings and on hypothesis' arbitrary Unicode:
   the C literal compiled with gcc gives back the UTF-8 bytes, the Python
@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from codegen import escape
-from codegen.names import C_KEYWORDS, C_MACROS
-from codegen.pipeline import load, render_files
-from codegen.spec_errors import SpecError
-from codegen.yaml_guard import INVISIBLE
+from codegen.spec import escape
+from codegen.spec.names import C_KEYWORDS, C_MACROS
+from codegen.output.pipeline import load, render_files
+from codegen.spec.errors import SpecError
+from codegen.spec.yaml_guard import INVISIBLE
 
 from .conftest import ROOT, RUNTIME, require_tool
 

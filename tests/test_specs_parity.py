@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.parity import firmware_trace, prepare, run_parity, simulator_trace
+from codegen.commands.parity import firmware_trace, prepare, run_parity, simulator_trace
 from pysim.fxdecimal import format_raw
 from pysim.model_support import load_kernel
 from pysim.trace import compare

@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from codegen.build import make
-from codegen.parity import firmware_trace, prepare, simulator_trace
-from codegen.project import build_dir, output_dir
+from codegen.targets.host.build import make
+from codegen.commands.parity import firmware_trace, prepare, simulator_trace
+from codegen.spec.project import build_dir, output_dir
 
 from .conftest import ROOT, require_tool
 

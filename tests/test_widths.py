@@ -2,7 +2,7 @@
 for bit, on edge values and random ones: natively (the host firmware's
 build) and as the M4K runs them (mipsel-linux-gnu-gcc -march=m4k -O1, the
 budget's and XC32's level, under qemu-mipsel): the `mult`/`madd` squared
-distance, the 32-bit neighbour sum and its 32/32 mean (codegen/lang/widths.py)
+distance, the 32-bit neighbour sum and its 32/32 mean (codegen/passes/widths.py)
 against the simulator's exact sum wrapped where it is read."""
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def py(op, a, b=0, c=0) -> int:
         return int(F.fx_sq64(np.int64(a)))
     if op == "acc32_mean":  # the kernel: fx_acc_mean(fx_wrap32(exact sum), n)
         return int(F.fx_acc_mean(F.fx_wrap32(np.int64(a)), np.int64(b)))
-    if op == "acc32_mean_about":  # codegen/lang/offsets.py: the kernel wraps its exact sum of offsets
+    if op == "acc32_mean_about":  # codegen/passes/offsets.py: the kernel wraps its exact sum of offsets
         return int(F.fx_acc_mean_about(F.fx_wrap32(np.int64(a)), np.int64(b), np.int64(c)))
     if op == "mul":  # Q15 (the drivers' FX_FRAC_BITS): the 64-bit product, floored
         return int(F.fx_mul(np.int64(a), np.int64(b), 15))
@@ -241,12 +241,12 @@ def test_widths_default_spec():
     positions stay 64-bit (their bound rests on the assumed position margin,
     which extreme parameters break: test_shadow_check); at capacity 500 the
     velocity sums stay 32-bit too (the speed limit compares the exact squared
-    speed and rescales by a saturated root, codegen/lang/roots.py, so the
+    speed and rescales by a saturated root, codegen/passes/roots.py, so the
     analysis keeps the speed bound), and the report says what would unlock
     the others."""
     from codegen.lang.ir import Op
-    from codegen.lang.widths import narrowed, report, sum_widths
-    from codegen.pipeline import load
+    from codegen.passes.widths import narrowed, report, sum_widths
+    from codegen.output.pipeline import load
 
     m = load(ROOT / "spec" / "boids.yaml")
     ws = sum_widths(m)
@@ -254,7 +254,7 @@ def test_widths_default_spec():
         ("alignment", "sum_vx"), ("alignment", "sum_vy"), ("separation", "close_dx"), ("separation", "close_dy")}
     assert {(w.rule, w.sum) for w in ws if w.on_positions} == {("cohesion", "sum_x"), ("cohesion", "sum_y")}
     # ... and the emitters take them as offsets from the boid (offsets.py): 32 bits
-    from codegen.lang.offsets import offset
+    from codegen.passes.offsets import offset
 
     assert "a sum of positions, taken as offsets" in "\n".join(report(m))
     assert {(w.rule, w.sum) for w in sum_widths(offset(m)) if w.bits == 64} == set()
@@ -268,7 +268,7 @@ def test_widths_default_spec():
     wide = {(w.rule, w.sum): w.bits for w in sum_widths(big)}
     assert wide[("cohesion", "sum_x")] == 64 and wide[("separation", "close_dx")] == 32
     assert wide[("alignment", "sum_vx")] == 64  # the rules as written: mag() may wrap, no speed bound
-    from codegen.lang.roots import rooted
+    from codegen.passes.roots import rooted
 
     m2, res, _ = rooted(big)  # as the emitters print them
     assert {(w.rule, w.sum): w.bits for w in sum_widths(m2, res)}[("alignment", "sum_vx")] == 32
@@ -277,7 +277,7 @@ def test_widths_default_spec():
 
 
 def test_mean_about(driver):
-    """sum_mean_about (codegen/lang/offsets.py) in 32 and 64 bits against the
+    """sum_mean_about (codegen/passes/offsets.py) in 32 and 64 bits against the
     simulator, and the simulator's against the mean of the positions the
     offsets came from (sum_mean of their own sum)."""
     ns = [0, 1, -1, 2, -2, 3, 7, 99, 100, 499, I32_MAX, I32_MIN]
@@ -297,7 +297,7 @@ def test_mean_about(driver):
 
 
 def test_positions_about(driver):
-    """fx_acc32_about (codegen/lang/c_positions.py): the C sums cohesion's
+    """fx_acc32_about (codegen/passes/c_positions.py): the C sums cohesion's
     positions modulo 2^32 and takes them about the boid where read; that is
     the offsets' sum the simulator keeps, wrapped, for any positions, and
     so the same mean."""

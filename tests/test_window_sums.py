@@ -1,4 +1,4 @@
-"""The grid's own band by its window's sums (codegen/lang/window_sums.py):
+"""The grid's own band by its window's sums (codegen/passes/window_sums.py):
 which zone group qualifies, bit-exact with the simulator where the
 corrections carry the sums (pairs out of the zone, in the inner zone, out
 of the box in y, an empty box), and mutations of the corrections that the
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang import window_sums
-from codegen.lang.emit_c import flock_c_copies
-from codegen.parity import run_parity
-from codegen.pipeline import checked_model
+from codegen.passes import window_sums
+from codegen.targets.c.emit import flock_c_copies
+from codegen.commands.parity import run_parity
+from codegen.output.pipeline import checked_model
 
 from .conftest import DEFAULT_SPEC, require_tool
 from .mutants import parity_of_mutant
@@ -55,7 +55,7 @@ def test_check_reports_the_pair_loop(tmp_path, capsys):
     """`boidsgen check` says how the C's pair loop runs: the default spec
     (sequential) from both sides and why; the grid variant each pair once,
     with the group its own band sums by its window."""
-    from codegen.cli import main
+    from codegen.commands.cli import main
 
     assert main(["check", DEFAULT_SPEC]) == 0
     out = capsys.readouterr().out

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from codegen.parity import prepare
+from codegen.commands.parity import prepare
 
 from .stamps import unstamp
 from .conftest import ROOT, require_tool

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang.emit_c import flock_c_copies
-from codegen.parity import prepare, run_parity
-from codegen.pipeline import checked_model
-from codegen.project import output_dir
+from codegen.targets.c.emit import flock_c_copies
+from codegen.commands.parity import prepare, run_parity
+from codegen.output.pipeline import checked_model
+from codegen.spec.project import output_dir
 
 from .conftest import require_tool
 from .mutants import parity_of_mutant
@@ -111,7 +111,7 @@ def test_a_split_too_early_fails_parity(tmp_path, mutation):
     assert good is None and bad is not None
 
 def test_check_reports_the_split(tmp_path, capsys):
-    from codegen.cli import main
+    from codegen.commands.cli import main
 
     assert main(["check", str(_with(tmp_path, "r"))]) == 0
     assert ("pairs apart by x (the own band) or y (the band below) at least protected_range skip the "

@@ -32,8 +32,8 @@ def _cell(text: str) -> str:
 
 
 def cli_reference() -> str:
-    from codegen import cli
-    from codegen.cli_parser import build
+    from codegen.commands import cli
+    from codegen.commands.parser import build
 
     parser = build(cli)
     subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -92,7 +92,7 @@ def _table(schema: dict) -> list[str]:
 
 
 def spec_reference() -> str:
-    from codegen.spec_model import Spec
+    from codegen.spec.schema import Spec
 
     schema = Spec.model_json_schema()
     out = ["### The spec (top level)", ""] + _table(schema) + [""]
@@ -106,14 +106,14 @@ def spec_reference() -> str:
 
 
 def commands_table() -> str:
-    from codegen.commands import markdown
-    from codegen.pipeline import load
+    from codegen.model.serial_commands import markdown
+    from codegen.output.pipeline import load
 
     return markdown(load(ROOT / "spec" / "boids.yaml").spec)
 
 
 def m4k_sizes() -> str:
-    from codegen.pic32check import SIZE_HEADER, check_image, size_row
+    from codegen.targets.pic32.compile_check import SIZE_HEADER, check_image, size_row
 
     specs = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "spec").glob("*.yaml"))
     return "\n".join([SIZE_HEADER] + [size_row(check_image(s)) for s in specs])

@@ -40,12 +40,12 @@ def main(argv=None) -> int:
 
     with Xvfb() as x:
         os.environ["DISPLAY"] = x.display
-        from pysim.gui.app import App
+        from codegen.commands.gui import open_app
 
         spec = Path(a.spec).resolve()
         out = Path(a.output).resolve()
         os.chdir(ROOT)  # the window title names the spec as `boids-gui spec/boids.yaml` would
-        app = App(str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec), style=a.style)
+        app = open_app(str(spec.relative_to(ROOT)) if spec.is_relative_to(ROOT) else str(spec), style=a.style)
         frames = int(a.seconds * app.model.FRAME_RATE)
         host = _board(app, spec, frames) if a.board else None
         try:
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
 def _board(app, spec: Path, frames: int) -> subprocess.Popen:
     """The host firmware on a pty, the window in Board mode on it, until
     `frames` frames are in step and the status line says so."""
-    from codegen.parity import prepare
+    from codegen.commands.parity import prepare
 
     _, exe, _ = prepare(str(spec))
     host = subprocess.Popen([str(exe), "--pty"], stdout=subprocess.PIPE, text=True)

@@ -13,7 +13,3 @@
   library.py  the built-in rules (codegen/rules/defs/*.yaml)
 See README.md beside this file for the language and its decisions.
 """
-from .ir import RuleIR, Type
-from .ruledef import compile_rule
-
-__all__ = ["RuleIR", "Type", "compile_rule"]

@@ -15,10 +15,10 @@ changes and state is written in before and apply only.
 """
 from __future__ import annotations
 
-from . import syntax as s
-from .exprs import TypeErr
-from .ir import Accumulate, Assign, If, Ref, Return, Type
-from .tvar import LIT, TVar, resolve
+from codegen.lang import syntax as s
+from codegen.lang.type_errors import TypeErr
+from codegen.lang.ir import Accumulate, Assign, If, Ref, Return, Type
+from codegen.lang.tvar import LIT, TVar, resolve
 
 F, I, B = Type.FIXED, Type.INT, Type.BOOL
 

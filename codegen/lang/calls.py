@@ -15,11 +15,11 @@ Sums given to anything but sign() and the conversions are wrapped to 32 bits fir
 """
 from __future__ import annotations
 
-from . import syntax as s
-from .exprs import TypeErr, check_arity, unknown_function
-from .ir import Op, Type
-from .scope import FUNCTIONS
-from .tvar import LIT, TVar, resolve
+from codegen.lang import syntax as s
+from codegen.lang.type_errors import TypeErr, check_arity, unknown_function
+from codegen.lang.ir import Op, Type
+from codegen.lang.scope import FUNCTIONS
+from codegen.lang.tvar import LIT, TVar, resolve
 
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
 

@@ -10,13 +10,14 @@ to IR.
 """
 from __future__ import annotations
 
-from .blocks import Blocks
-from .exprs import Exprs, TypeErr
-from .ir import Local, Ref, Reads, StateVar, Sum, Type
-from .parse import INT_MAX
-from .scope import Scope
-from . import syntax as s
-from .tvar import TVar, is_open, resolve
+from codegen.lang.blocks import Blocks
+from codegen.lang.exprs import Exprs
+from codegen.lang.type_errors import TypeErr
+from codegen.lang.ir import Local, Ref, Reads, StateVar, Sum, Type
+from codegen.lang.parse import INT_MAX
+from codegen.lang.scope import Scope
+from codegen.lang import syntax as s
+from codegen.lang.tvar import TVar, is_open, resolve
 
 F, I = Type.FIXED, Type.INT
 

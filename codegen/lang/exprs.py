@@ -23,17 +23,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import syntax as s
-from .ir import SUMS, Const, Op, Pos, Type
-from .ops import ARITH, COMPARE, NEGATE, OPS
-from .scope import FUNCTIONS, hint
-from .tvar import LIT, TVar, resolve
+from codegen.lang import syntax as s
+from codegen.lang.ir import SUMS, Const, Op, Pos, Type
+from codegen.lang.ops import ARITH, COMPARE, NEGATE, OPS
+from codegen.lang.tvar import LIT, TVar, resolve
+from codegen.lang.type_errors import TypeErr
+from codegen.lang.calls import call
 
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
-class TypeErr(Exception):
-    def __init__(self, pos: Pos, reason: str) -> None:
-        super().__init__(reason)
-        self.pos, self.reason = pos, reason
 
 
 def _base(t):
@@ -75,7 +72,6 @@ class Exprs:
                                    "the two sides of `a if c else b`", allow_bool=True)
             return Op("select", (c, a, b), t, e.pos)
         if isinstance(e, s.Call):
-            from .calls import call
             return call(self, e)
         raise TypeErr(getattr(e, "pos", Pos(1, 1)), "not an expression")
 
@@ -214,16 +210,3 @@ class Exprs:
         else:
             self.unify([a, b], pos, f"the comparison {sym}", base=True)
         return Op(COMPARE[sym], (a, b), B, pos)
-
-
-def check_arity(name: str, args: tuple, pos: Pos) -> None:
-    want = FUNCTIONS[name]
-    if len(args) != want:
-        raise TypeErr(pos, f"{name}() takes {want} argument{'s' if want != 1 else ''}, got {len(args)}")
-
-
-def unknown_function(scope, name: str, pos: Pos) -> TypeErr:
-    if name in scope.roles:
-        return TypeErr(pos, f"'{name}' is a role of this rule here, not the function {name}()")
-    return TypeErr(pos, f"'{name}' is not a function of the rule language (functions: "
-                        f"{', '.join(sorted(FUNCTIONS))}){hint(name, FUNCTIONS)}")

@@ -34,11 +34,11 @@ import difflib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import syntax as s
-from .ir import Neighbours, Type
-from .locate import block, key_pos, mapping_pos, value_pos
-from .parse import NAME_RE, parse_block, parse_expr
-from .scope import KINDS, ROLE_RESERVED, SECTIONS
+from codegen.lang import syntax as s
+from codegen.lang.ir import Neighbours, Type
+from codegen.lang.locate import block, key_pos, mapping_pos, value_pos
+from codegen.lang.parse import NAME_RE, parse_block, parse_expr
+from codegen.lang.scope import KINDS, ROLE_RESERVED, SECTIONS
 
 KEYS = ("description", "seed", "override", "roles", "neighbours", "uses", "state", "before", "each", "apply")
 NEIGHBOUR_KEYS = ("of", "within", "zone", "coincident", "pick")

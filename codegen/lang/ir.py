@@ -115,7 +115,7 @@ class Accumulate:
     """sum += value (op 'acc_add') or sum -= value ('acc_sub'): a 32-bit value
     added to a 64-bit sum exactly (C: fx_acc += v). Only inside each.
     'acc32_add' / 'acc32_sub': the same into a sum narrowed to 32 bits
-    (codegen/lang/widths.py; C: fx_add/fx_sub into an fx_acc32, wrapping;
+    (codegen/passes/widths.py; C: fx_add/fx_sub into an fx_acc32, wrapping;
     Python: the exact int64 sum, wrapped where it is read)."""
     sum: str
     op: str
@@ -202,7 +202,7 @@ class Sum:
     name: str
     type: Type  # SUM_FIXED or SUM_INT
     pos: Pos  # the first `+=` / `-=`
-    bits: int = 64  # 32: narrowed by codegen/lang/widths.py (C: fx_acc32; reads go through sum_wrap32)
+    bits: int = 64  # 32: narrowed by codegen/passes/widths.py (C: fx_acc32; reads go through sum_wrap32)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Python's parser normalises identifiers (NFKC: `ｖｘ` and `𝐯𝐱` become `vx
 and builds every literal, so both are checked on the tokens as written:
 no character outside ASCII except in a comment (names are
 [a-z][a-z0-9_]*), and no number longer or with a larger exponent than
-codegen/number_text.py allows. Each problem is at its character.
+codegen/spec/number_text.py allows. Each problem is at its character.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import io
 import tokenize
 import unicodedata
 
-from ..number_text import number_problem
+from codegen.spec.number_text import number_problem
 
 _SKIP = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
 

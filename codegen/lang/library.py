@@ -8,12 +8,13 @@ them (a local of a library rule may share a name with a spec parameter).
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from ..spec_errors import SpecError, SpecIssue
-from ..spec_loader import read_yaml
-from .ir import RuleIR
-from .ruledef import compile_rule
+from codegen.spec.errors import SpecError, SpecIssue
+from codegen.spec.yaml_read import read_yaml
+from codegen.lang.ir import RuleIR
+from codegen.lang.ruledef import compile_rule
 
 DEFS = Path(__file__).resolve().parent.parent / "rules" / "defs"
 
@@ -33,3 +34,9 @@ def load_rule_file(path: Path, frac_bits: int = 16) -> RuleIR:
 
 def load_library(folder: Path = DEFS, frac_bits: int = 16) -> dict[str, RuleIR]:
     return {p.stem: load_rule_file(p, frac_bits) for p in library_files(folder)}
+
+
+@functools.lru_cache(maxsize=4)
+def library(frac_bits: int) -> dict[str, RuleIR]:
+    """The built-in rules (codegen/rules/defs/), compiled once per format."""
+    return load_library(frac_bits=frac_bits)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .ir import Pos
+from codegen.lang.ir import Pos
 
 _HEADER = re.compile(r"\|(?:([1-9])([+-]?)|([+-])([1-9]?))?")
 

@@ -14,7 +14,7 @@ Rounding, as fixed.h defines it:
   div_int          a / n (fixed by an int), truncating; n == 0 gives 0
   idiv             int / int, truncating toward zero (C's /); n == 0 gives 0
   sum_mean         64-bit sum / n truncating, wrapped to 32 bits; n == 0 gives 0
-  sum_mean_about   (sum of offsets + n * base) / n truncating, wrapped (codegen/lang/offsets.py)
+  sum_mean_about   (sum of offsets + n * base) / n truncating, wrapped (codegen/passes/offsets.py)
   sum_wrap32       a sum's low 32 bits (sum_mean of it: a 32/32 division in C)
   sqrt             floor(sqrt(a * 2^F)), exact; a <= 0 gives 0
   hypot            floor(sqrt(x^2 + y^2)) from the exact 64-bit sum of squares
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ir import Type
+from codegen.lang.ir import Type
 
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
 
@@ -70,10 +70,10 @@ _OPS = (
     OpSpec("sum_mean_about", 3, F, "fx_acc_mean_about({0}, {1}, {2})",
            "trunc((sum + n * base) / n), wrapped; /0 gives 0: a mean of positions from their offsets (offsets.py)"),
     OpSpec("sum_idiv", 2, I, "fx_acc_mean({0}, {1})", "int sum / int, truncating, wrapped; /0 gives 0"),
-    # a sum narrowed to 32 bits (codegen/lang/widths.py): its low 32 bits, two's complement. C: the
+    # a sum narrowed to 32 bits (codegen/passes/widths.py): its low 32 bits, two's complement. C: the
     # fx_acc32 itself (read by fx_acc32_mean when divided); Python: fx_wrap32 of the exact int64 sum
     OpSpec("sum_wrap32", 1, None, "fx_wrap64({0})", "a sum's low 32 bits (a narrowed sum's every read)"),
-    # a magnitude compared without its root (codegen/lang/roots.py): s = mag2(x, y) is the exact
+    # a magnitude compared without its root (codegen/passes/roots.py): s = mag2(x, y) is the exact
     # squared magnitude (64-bit, never wraps); mag_OP(s, m) is floor(sqrt(s)) OP m exactly, for every
     # s and m; mag_root(s) the root, saturated at INT32_MAX (fx_hypot's value wherever it does not wrap)
     OpSpec("mag2", 2, SQ, "fx_mag2({0}, {1})", "x^2 + y^2, exact 64-bit (an exact magnitude, squared)"),

@@ -16,7 +16,7 @@ nested at most MAX_NESTING deep. Names are lower-case ASCII
 ([a-z][a-z0-9_]*): no dunders, no look-alike letters. Before `ast` sees
 the text, `lexscan` refuses what its parser would silently change or build
 at any cost: non-ASCII letters (NFKC folds `ｖｘ` into `vx`) and numbers
-past codegen/number_text.py's bounds (`1e999999999`).
+past codegen/spec/number_text.py's bounds (`1e999999999`).
 """
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ import ast
 import re
 from fractions import Fraction
 
-from . import syntax as s
-from .ir import Pos
-from .lexscan import lexical_problems
-from .locate import Block
+from codegen.lang import syntax as s
+from codegen.lang.ir import Pos
+from codegen.lang.lexscan import lexical_problems
+from codegen.lang.locate import Block
 
 MAX_LINES = 200
 MAX_CHARS = 16000

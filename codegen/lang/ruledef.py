@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from ..names import rule_name_problem
-from ..spec_errors import SpecError, SpecIssue
-from .check import check
-from .header import read_header
-from .ir import RuleIR, Role, Type
-from .locate import mapping_pos
-from .parse import NAME_RE
+from codegen.spec.names import rule_name_problem
+from codegen.spec.errors import SpecError, SpecIssue
+from codegen.lang.check import check
+from codegen.lang.header import read_header
+from codegen.lang.ir import RuleIR, Role, Type
+from codegen.lang.locate import mapping_pos
+from codegen.lang.parse import NAME_RE
 
 PARAM_TYPES = {"fixed": Type.FIXED, "int": Type.INT}
 

@@ -22,7 +22,7 @@ scouts: group1 group2). Nothing else has attributes.
 
 Names a rule defines (state, sums, locals) must be free: not a name of the
 language, not a role or spec parameter, and acceptable to
-codegen.names.identifier_problem (no C or Python keyword, macro of the C
+codegen.spec.names.identifier_problem (no C or Python keyword, macro of the C
 headers, name of fixed.h or the runtime, or name the generated code uses);
 a state's C copy `st_<name>` must be free too (names.state_name_problem).
 """
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import difflib
 
-from ..names import identifier_problem, state_name_problem
-from .ir import Pos, Ref, Type
-from .tvar import resolve
+from codegen.spec.names import identifier_problem, state_name_problem
+from codegen.lang.ir import Pos, Ref, Type
+from codegen.lang.tvar import resolve
 
 F, I, B, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SQUARE
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-from .ir import Pos
+from codegen.lang.ir import Pos
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-/* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/budget.py):
+/* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/targets/pic32/budget/measure.py):
  * a freestanding image for qemu-mipsel that loads the warmed-up state
  * (linked in by .incbin) and runs exactly one boids_step between two calls
  * of budget_mark, whose executions bracket the instructions counted; then

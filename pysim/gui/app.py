@@ -1,4 +1,4 @@
-"""boids-gui [SPEC]: the window.
+"""The boids-gui window (codegen/commands/gui.py opens it on a spec).
 
 Simulator mode (default) runs the Python simulator live at the spec's frame
 rate; Board mode (board_mode.py) sends every control change to a board (or
@@ -7,56 +7,33 @@ flock as a lockstep mirror computes it, checked frame by frame.
 """
 from __future__ import annotations
 
-import argparse
-import sys
-import tempfile
 import time
 import tkinter as tk
 from decimal import Decimal
 from pathlib import Path
 from tkinter import filedialog, messagebox, ttk
 
-from .board_mode import BoardMode
-from .canvas_view import STYLES, FlockView
-from .controls import ControlsPanel, Option
-from .pointer import ENTER_ADDS, PointerAndKeys
-from .scrolled import ScrolledFrame
-from .stats import FrameStats
+from pysim.gui.board_mode import BoardMode
+from pysim.gui.canvas_view import STYLES, FlockView
+from pysim.gui.controls import ControlsPanel, Option
+from pysim.gui.pointer import ENTER_ADDS, PointerAndKeys
+from pysim.gui.scrolled import ScrolledFrame
+from pysim.gui.stats import FrameStats
 
-DEFAULT_SPEC = "spec/boids.yaml"
 GIF_SECONDS = 4.0
 
 
-def load_spec_model(spec_path: str):
-    """(GenModel, model module, note): the generated model of the spec, or,
-    when generated/ is missing or stale, a fresh render in a temp dir (the
-    note says so)."""
-    from codegen.pipeline import checked_model
-    from codegen.project import load_generated_model
-    from codegen.render import render
-    from pysim.model_support import ModelMismatch, load_model
-
-    m = checked_model(spec_path)  # refused exactly as `boidsgen generate` refuses it
-    try:
-        return m, load_generated_model(spec_path, m), None, None
-    except ModelMismatch as e:
-        tmp = tempfile.TemporaryDirectory(prefix="boids-gui-")
-        files = render(m)
-        for rel in ("python/boids_model.py", "python/boids_kernel.py"):  # the model and its numba kernel
-            (Path(tmp.name) / Path(rel).name).write_text(files[rel], encoding="utf-8")
-        path = Path(tmp.name) / "boids_model.py"
-        note = f"{str(e).split(':')[0]} is missing or stale: running a fresh render (run `boidsgen generate`)"
-        return m, load_model(path, expect_hash=m.hash), note, tmp
-
-
 class App(PointerAndKeys, BoardMode):
-    def __init__(self, spec_path: str = DEFAULT_SPEC, root: tk.Tk | None = None, *, scale: int | None = None,
+    def __init__(self, spec_path: str, loaded: tuple, save_defaults, root: tk.Tk | None = None, *,
+                 scale: int | None = None,
                  style: str = "triangles", arith: str = "fixed", seed: int | None = None,
                  boids: int | None = None, order: str | None = None, port: str | None = None) -> None:
         from pysim.engine import Simulation
 
         self.spec_path = spec_path
-        self.gen, self.model, note, self._tmp = load_spec_model(spec_path)
+        # from the generator (codegen/commands/gui.py): the runtime never imports it
+        self.gen, self.model, note, self._tmp = loaded
+        self._save_defaults = save_defaults
         self.sim = Simulation(self.model, arith, seed=seed, boids=boids, order=order)
         self.root = root or tk.Tk()
         if "clam" in ttk.Style(self.root).theme_names():
@@ -232,7 +209,7 @@ class App(PointerAndKeys, BoardMode):
                                             filetypes=[(kind.upper(), f"*{ext}")]) or None
 
     def save_png(self, path: str | None = None) -> Path | None:
-        from .pictures import save_png
+        from pysim.gui.pictures import save_png
 
         path = path or self.ask_path("png")
         if not path:
@@ -242,7 +219,7 @@ class App(PointerAndKeys, BoardMode):
         return out
 
     def record_gif(self, path: str | None = None, seconds: float = GIF_SECONDS) -> None:
-        from .pictures import GifRecorder
+        from pysim.gui.pictures import GifRecorder
 
         path = path or self.ask_path("gif")
         if not path:
@@ -257,8 +234,6 @@ class App(PointerAndKeys, BoardMode):
         return {n: t for n, t in self.tuned.items() if Decimal(t) != Decimal(defs[n].default)}
 
     def save_to_spec(self) -> dict[str, str] | None:
-        from codegen.spec_writer import SpecWriteError, save_defaults
-
         values = self.changed_defaults()
         if not values:
             self.status("nothing to save: every parameter is at the spec's default")
@@ -267,8 +242,8 @@ class App(PointerAndKeys, BoardMode):
         if not self.confirm("Save to spec", f"Write these defaults into {self.spec_path}?\n\n{listing}"):
             return None
         try:
-            save_defaults(self.spec_path, values)
-        except (SpecWriteError, OSError) as e:
+            self._save_defaults(self.spec_path, values)
+        except (ValueError, OSError) as e:  # the spec writer's refusal is a ValueError
             self.status(f"not saved: {e}", error=True)
             return None
         self.status(f"saved {len(values)} default(s) to {self.spec_path}: run `boidsgen generate` "
@@ -319,40 +294,3 @@ class App(PointerAndKeys, BoardMode):
         self.root.destroy()
         if self._tmp is not None:
             self._tmp.cleanup()
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="boids-gui", description="Tune a flock live: simulator or board.")
-    ap.add_argument("spec", nargs="?", default=DEFAULT_SPEC)
-    ap.add_argument("--port", help="connect to this board (or host firmware pty) at start")
-    ap.add_argument("--style", choices=STYLES, default="triangles")
-    ap.add_argument("--scale", type=int, help="canvas pixels per display pixel")
-    ap.add_argument("--arith", choices=("fixed", "float"), default="fixed")
-    ap.add_argument("--seed", type=int)
-    ap.add_argument("--boids", type=int, help="flock size at start (at most the spec's capacity)")
-    ap.add_argument("--order", choices=("sequential", "synchronous"))
-    ap.add_argument("--bench", type=float, metavar="SECONDS",
-                    help="run this long, print the frame rate and timings, and exit")
-    a = ap.parse_args(argv)
-    from codegen.spec_errors import SpecError
-
-    try:
-        app = App(a.spec, scale=a.scale, style=a.style, arith=a.arith, seed=a.seed, boids=a.boids,
-                  order=a.order, port=None)
-    except SpecError as e:
-        print(e, file=sys.stderr)
-        return 2
-    except (ValueError, tk.TclError) as e:
-        print(f"boids-gui: {e}", file=sys.stderr)
-        return 2
-    if a.port:
-        app.connect(a.port)
-    if a.bench:
-        app.stats.keep_all = True
-        app.root.after(int(a.bench * 1000), lambda: (print(app.stats.report(app)), app.close()))
-    app.root.mainloop()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

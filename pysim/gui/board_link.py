@@ -1,7 +1,7 @@
 """The serial link to a board, run off the Tk thread.
 
 A worker thread owns the BoardClient: it connects (and reconnects after a
-loss, once a second), starts the lockstep on each connection (pysim/lockstep_session.py:
+loss, once a second), starts the lockstep on each connection (pysim/board/lockstep_session.py:
 `watch on`, the board's parameters, a `reset` as the sync point; the
 window draws the mirrored flock), runs the jobs the window queues, pins a
 divergence down (pause, dump, explain, resume) and polls `stats` once a
@@ -30,8 +30,8 @@ from serial.tools import list_ports
 
 from pysim.fxdecimal import format_raw
 
-from .board_values import PanelValueError, announced_set, flock_count, param_texts, plain
-from .device_id import NotADevice, device_id, fd_device_id
+from pysim.gui.board_values import PanelValueError, announced_set, flock_count, param_texts, plain
+from pysim.gui.device_id import NotADevice, device_id, fd_device_id
 
 STATS_EVERY = 1.0  # seconds between heartbeats
 RETRY_EVERY = 1.0  # seconds between reconnection attempts
@@ -52,7 +52,7 @@ class Refused(Exception):
 
 def _lost(e: Exception) -> bool:
     """An error that means the link is gone, not that the board said `err`."""
-    from pysim.serial_client import BoardError, BoardLinkLost, BoardTimeout
+    from pysim.board.serial_client import BoardError, BoardLinkLost, BoardTimeout
 
     return not isinstance(e, BoardError) or isinstance(e, (BoardTimeout, BoardLinkLost))
 
@@ -72,7 +72,7 @@ class BoardLink:
         self.widget, self.port, self.model, self.on_event = widget, port, model, on_event
         self.timeout = timeout
         self.seed = seed  # for the sync point's reset; None: the board's own
-        self.follow = None  # the current connection's Follow (pysim/lockstep_session.py), once synced
+        self.follow = None  # the current connection's Follow (pysim/board/lockstep_session.py), once synced
         self.speaking = False  # True while _poll hands the board's events and answers to the window
         self.jobs: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
@@ -185,7 +185,7 @@ class BoardLink:
         """The event that tells the window why the link dropped, in one line:
         'refused', 'disconnected' (the port failed or the board is silent) or
         'malformed' (the board answered something the window cannot use)."""
-        from pysim.serial_client import BoardError, BoardReplyError
+        from pysim.board.serial_client import BoardError, BoardReplyError
 
         if isinstance(e, Refused):
             return "refused", e.reason
@@ -202,7 +202,7 @@ class BoardLink:
         """Connect (only to the device first connected to, and only to the
         board that answered then), report what the board is, and start the
         lockstep when the board runs this spec."""
-        from pysim.serial_client import BoardClient
+        from pysim.board.serial_client import BoardClient
 
         self.attempts += 1
         want = self.device
@@ -239,9 +239,9 @@ class BoardLink:
         return client
 
     def _sync(self, client) -> None:
-        from pysim.serial_client import BoardError
+        from pysim.board.serial_client import BoardError
 
-        from pysim.lockstep_session import Follow
+        from pysim.board.lockstep_session import Follow
 
         self._unfollow(client)
         try:
@@ -278,7 +278,7 @@ class BoardLink:
 
     def _do(self, client, job) -> None:
         """Run one job; a board `err` is answered, a lost link propagates."""
-        from pysim.serial_client import BoardError
+        from pysim.board.serial_client import BoardError
 
         if job[0] == "latest":
             with self._lock:

@@ -1,7 +1,7 @@
 """The window's Board mode (a mixin of App, on the Tk thread only).
 
 Connected, the canvas draws the board's flock as the lockstep mirror
-(pysim.lockstep_session.Follow, run by the link's worker thread) computes it, at the
+(pysim.board.lockstep_session.Follow, run by the link's worker thread) computes it, at the
 window's redraw rate; the local simulator does not step. The status line
 says how many frames are in step (green), that the mirror is behind
 (orange), or, in red, where it diverged: "diverged at frame F: boid B field
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from .board_values import plain
+from pysim.gui.board_values import plain
 
 LOCK_WAIT = 0.02  # seconds the redraw waits for the mirror's lock before showing the last picture again
 MESSAGE_HOLD = 2.0  # seconds a message keeps the status line
@@ -101,7 +101,7 @@ class BoardMode:
 
     # ---- connecting ----
     def _list_ports(self) -> None:
-        from .board_link import port_names
+        from pysim.gui.board_link import port_names
 
         self.port_box.configure(values=port_names())
 
@@ -122,7 +122,7 @@ class BoardMode:
         self.connect(port)
 
     def connect(self, port: str) -> None:
-        from .board_link import BoardLink
+        from pysim.gui.board_link import BoardLink
 
         self.disconnect()
         self.mode.set("board")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from pysim.fxdecimal import format_raw
-from pysim.wire import shown
+from pysim.board.wire import shown
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.+-]{1,40}")
 # ASCII digits only: int() would take '1_0', ' 7' or Arabic digits
@@ -17,7 +17,7 @@ _STAMP = re.compile(r"frame=[0-9]{1,10}")
 
 class PanelValueError(ValueError):
     """A value or announcement the window cannot use (the client has checked
-    its form, pysim/board_replies.py; this checks it against the local spec):
+    its form, pysim/board/replies.py; this checks it against the local spec):
     `reason` says which."""
 
     def __init__(self, reason: str) -> None:

@@ -10,7 +10,7 @@ import tkinter as tk
 
 import numpy as np
 
-from . import look
+from pysim.gui import look
 
 STYLES = ("pixels", "dots", "triangles")
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from tkinter import ttk
 from typing import Callable
 
-from .scales import STEPS, SliderMap
-from .tooltip import Tooltip
+from pysim.gui.scales import STEPS, SliderMap
+from pysim.gui.tooltip import Tooltip
 
 # Number keys 1..9, 0 raise the parameters with ids 1..10; with Shift they
 # lower them. Shift+digit arrives as its US-layout symbol.

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import look
-from .canvas_view import triangles
+from pysim.gui import look
+from pysim.gui.canvas_view import triangles
 
 
 def render(scene, style: str = "triangles", scale: int = 2):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 
-from .controls import SHIFTED
+from pysim.gui.controls import SHIFTED
 
 ENTER_ADDS = 10  # boids added by the Enter key
 OBSTACLE_RADIUS = 12  # pixels, for an obstacle placed with the right button

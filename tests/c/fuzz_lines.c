@@ -1,7 +1,7 @@
 /* fuzz_lines.c - the shapes of the lines a board may send at any time
  * (firmware_runtime/watch.h's lockstep stream and the `tm` telemetry line),
  * for tests/c/fuzz_serial.c. A client routes these apart from the replies
- * (pysim/serial_client.py), so they may come before, between or after a
+ * (pysim/board/serial_client.py), so they may come before, between or after a
  * command's reply lines; each must match one shape exactly.
  *
  * A shape is literal text with these fields:
@@ -160,7 +160,7 @@ int fuzz_stream_shape(const char *s, size_t n)
  * Up to SAMPLES_PER_KIND of each kind of line checked here (`ok stats`,
  * `ev set`, `param`, ...: the first word, and the second after `ok`/`ev`),
  * written to FILE: tests/test_fuzz_serial.py reads each with the Python
- * client's parsers (pysim/board_replies.py, pysim/lockstep.py), so the shapes
+ * client's parsers (pysim/board/replies.py, pysim/board/lockstep.py), so the shapes
  * this driver accepts and the ones the client accepts cannot drift apart. */
 #define SAMPLES_PER_KIND 20
 #define SAMPLE_KINDS 128

@@ -1,4 +1,4 @@
-/* Test driver for fixed.h's magnitude compares (codegen/lang/roots.py;
+/* Test driver for fixed.h's magnitude compares (codegen/passes/roots.py;
  * tests/test_roots.py): reads "op a b" lines, prints the result as a decimal
  * integer. For mag2 a and b are x and y; for the others a is the squared
  * magnitude s (uint64) and b the 32-bit m. Built natively (GCC's spellings

@@ -4,13 +4,13 @@
 /* The rules, in spec order: alignment, cohesion, separation, edges, speed_limit.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy)};
 const state_kind_t boids_state_kinds[BOIDS_STATE_KINDS] = {
@@ -58,7 +58,7 @@ void boids_world_reset(flock_t *f, rng_t *r)
 }
 
 
-/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+/* The means' divisor as a multiply (codegen/passes/mean_table.py):
  * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
 static const uint32_t boids_recip[] = {
     0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
@@ -167,7 +167,7 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
-        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        /* the means' reciprocals, once a boid (codegen/passes/mean_table.py) */
         const uint32_t n_visual_recip = boids_recip_of(n_visual);
 
         /* alignment */

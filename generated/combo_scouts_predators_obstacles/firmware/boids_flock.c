@@ -4,13 +4,13 @@
 /* The rules, in spec order: obstacle_avoidance, alignment, cohesion, separation, edges, scout_bias, speed_limit, predator_avoidance.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy), offsetof(boid_t, bias)};
 static const uint32_t predator_fields[] = {offsetof(mover_t, x), offsetof(mover_t, y), offsetof(mover_t, vx), offsetof(mover_t, vy)};
@@ -130,7 +130,7 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
-/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+/* each pair once (codegen/passes/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
 typedef struct { /* plane 0: 32 B */
@@ -149,7 +149,7 @@ static pair_ring_t pair_ring;
 /* the entry of the boid at `at` in `previous`: its slot in the ring */
 #define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[((at) - others) & (BOIDS_PAIR_RING - 1)])
 
-/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+/* The means' divisor as a multiply (codegen/passes/mean_table.py):
  * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
 static const uint32_t boids_recip[] = {
     0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
@@ -282,7 +282,7 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
-        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        /* the means' reciprocals, once a boid (codegen/passes/mean_table.py) */
         const uint32_t n_visual_recip = boids_recip_of(n_visual);
 
         /* obstacle_avoidance */

@@ -4,13 +4,13 @@
 /* The rules, in spec order: predator_avoidance, alignment, cohesion, separation, food_tracking, gravity, edges, speed_limit, perching.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy), offsetof(boid_t, perch)};
 static const uint32_t predator_fields[] = {offsetof(mover_t, x), offsetof(mover_t, y), offsetof(mover_t, vx), offsetof(mover_t, vy)};
@@ -179,7 +179,7 @@ void boids_world_reset(flock_t *f, rng_t *r)
 }
 
 
-/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+/* The means' divisor as a multiply (codegen/passes/mean_table.py):
  * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
 static const uint32_t boids_recip[] = {
     0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
@@ -289,7 +289,7 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
-        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        /* the means' reciprocals, once a boid (codegen/passes/mean_table.py) */
         const uint32_t n_visual_recip = boids_recip_of(n_visual);
 
         /* predator_avoidance */

@@ -4,13 +4,13 @@
 /* The rules, in spec order: separation_inverse, alignment_unit, cohesion_radius, obstacle_avoidance, predator_flee, edges, speed_regulation.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy)};
 static const uint32_t predator_fields[] = {offsetof(mover_t, x), offsetof(mover_t, y), offsetof(mover_t, vx), offsetof(mover_t, vy)};
@@ -125,7 +125,7 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
-/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+/* each pair once (codegen/passes/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
 typedef struct { /* plane 0: 16 B */

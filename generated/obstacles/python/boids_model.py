@@ -28,8 +28,8 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("separation_inverse", "alignment_unit", "cohesion_radius", "obstacle_avoidance", "predator_flee", "edges", "speed_regulation", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "192c0f1218ba0935"
-# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+KERNEL_HASH = "14bbf37a957b6e7e"
+# Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (
     ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
@@ -37,7 +37,7 @@ STATE_KINDS = (
     ("obstacle", (("x", "fx"), ("y", "fx"), ("r", "fx"), )),
 )
 
-# The firmware's serial commands (codegen/commands.py; boids_cmd_table in C):
+# The firmware's serial commands (codegen/model/serial_commands.py; boids_cmd_table in C):
 # (name, usage, help, changes the simulation).
 COMMANDS = (
     ("set", "set NAME VALUE", "set a parameter to a decimal value", True),
@@ -187,10 +187,10 @@ TARGET = None
 LEDGE = None
 SCOUTS = None
 
-# The course's PySimpleGUI controls this spec maps (codegen/course.py; the
+# The course's PySimpleGUI controls this spec maps (codegen/model/course.py; the
 # firmware's boids_course_table): (kind, id, value, command line). kind 'b'
 # button (value 1 press, 0 release), 't' toggle (1 on, 0 off), 'l' list box
-# (the item), 'r' radio group (the member). pysim/course.py builds the bytes
+# (the item), 'r' radio group (the member). pysim/board/course.py builds the bytes
 # the course's interface sends for each.
 COURSE_CONTROLS = (
     ("b", 1, 1, "reset"),

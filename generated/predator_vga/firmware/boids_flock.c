@@ -4,13 +4,13 @@
 /* The rules, in spec order: alignment, cohesion, separation, edges, predator_avoidance, speed_limit.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy)};
 static const uint32_t predator_fields[] = {offsetof(mover_t, x), offsetof(mover_t, y), offsetof(mover_t, vx), offsetof(mover_t, vy)};

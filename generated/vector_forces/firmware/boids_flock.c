@@ -4,13 +4,13 @@
 /* The rules, in spec order: separation_force, alignment_force, cohesion_force, target_seek, edges, speed_cap.
  * Twin: python/boids_model.py. Each rule's code is printed from its
  * definition (codegen/rules/defs/ or the spec's rule_defs) by
- * codegen/lang/emit_c.py. */
+ * codegen/targets/c/emit.py. */
 #include <stddef.h>
 #include <string.h>
 
 #include "boids_flock.h"
 
-/* The state, kind by kind (codegen/state_table.py; the simulator's trace
+/* The state, kind by kind (codegen/model/state_table.py; the simulator's trace
  * reads the same description): each field's offset in its element. */
 static const uint32_t boid_fields[] = {offsetof(boid_t, x), offsetof(boid_t, y), offsetof(boid_t, vx), offsetof(boid_t, vy)};
 static const uint32_t target_fields[] = {offsetof(flock_t, target_x), offsetof(flock_t, target_y), offsetof(flock_t, target_on)};
@@ -65,7 +65,7 @@ void boids_world_reset(flock_t *f, rng_t *r)
 /* synchronous: every boid reads the previous frame */
 static boid_t previous[BOIDS_CAPACITY];
 
-/* each pair once (codegen/lang/pairs_once.py): a boid's counts and sums
+/* each pair once (codegen/passes/pairs_once.py): a boid's counts and sums
  * from the boids before it wait here for its turn, slot by slot */
 #define BOIDS_PAIR_RING 128
 typedef struct { /* plane 0: 16 B */
@@ -89,7 +89,7 @@ static pair_ring_t pair_ring;
 #define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring + ((uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))))
 typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];
 
-/* The means' divisor as a multiply (codegen/lang/mean_table.py):
+/* The means' divisor as a multiply (codegen/passes/mean_table.py):
  * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
 static const uint32_t boids_recip[] = {
     0u, 4294967295u, 2147483647u, 1431655765u, 1073741823u, 858993459u,
@@ -234,7 +234,7 @@ void boids_step(flock_t *f, rng_t *r)
             }
         }
 
-        /* the means' reciprocals, once a boid (codegen/lang/mean_table.py) */
+        /* the means' reciprocals, once a boid (codegen/passes/mean_table.py) */
         const uint32_t n_r_separation_radius_recip = boids_recip_of(n_r_separation_radius);
         const uint32_t n_r_neighbor_radius_recip = boids_recip_of(n_r_neighbor_radius);
 

@@ -28,15 +28,15 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("separation_force", "alignment_force", "cohesion_force", "target_seek", "edges", "speed_cap", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "50e346d5bc870001"
-# Every piece of the state, kind by kind, as the trace lists it (codegen/state_table.py;
+KERNEL_HASH = "d9f1f5e98752e4d4"
+# Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (
     ("boid", (("x", "fx"), ("y", "fx"), ("vx", "fx"), ("vy", "fx"), )),
     ("target", (("x", "fx"), ("y", "fx"), ("on", "int"), )),
 )
 
-# The firmware's serial commands (codegen/commands.py; boids_cmd_table in C):
+# The firmware's serial commands (codegen/model/serial_commands.py; boids_cmd_table in C):
 # (name, usage, help, changes the simulation).
 COMMANDS = (
     ("set", "set NAME VALUE", "set a parameter to a decimal value", True),
@@ -151,10 +151,10 @@ TARGET = {"x_raw": 10485760, "y_raw": 7864320, "active": False}
 LEDGE = None
 SCOUTS = None
 
-# The course's PySimpleGUI controls this spec maps (codegen/course.py; the
+# The course's PySimpleGUI controls this spec maps (codegen/model/course.py; the
 # firmware's boids_course_table): (kind, id, value, command line). kind 'b'
 # button (value 1 press, 0 release), 't' toggle (1 on, 0 off), 'l' list box
-# (the item), 'r' radio group (the member). pysim/course.py builds the bytes
+# (the item), 'r' radio group (the member). pysim/board/course.py builds the bytes
 # the course's interface sends for each.
 COURSE_CONTROLS = (
     ("b", 1, 1, "reset"),

@@ -1,0 +1,100 @@
+"""Run the host firmware and the Python simulator on the same spec, seed and
+parameters, and compare their traces bit for bit."""
+from __future__ import annotations
+
+import io
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen.targets.host.build import BuildError, build_host
+from codegen.model.gen_model import build_model
+from codegen.spec.variants import spec_variant
+from codegen.output.render import load_generated_model
+from codegen.spec.project import build_dir, output_dir
+from codegen.spec.loader import load_spec
+
+
+FIRMWARE_TIMEOUT = 600  # seconds: far above any trace run (2000 frames take well under one)
+
+
+@dataclass
+class ParityResult:
+    ok: bool
+    summary: str
+    c_seconds: float = 0.0
+    py_seconds: float = 0.0
+
+
+def variant(spec, order: str | None, fmt: str | None):
+    """(spec, tag): the spec with a structural override (update order, Q
+    format) and a folder tag naming it, or the spec itself and ''."""
+    order = order if order and order != spec.update_order else None
+    fmt = fmt if fmt and fmt != spec.fixed_point.format else None
+    tag = "-".join(f"{k}={v}" for k, v in (("update_order", order), ("fixed_point", fmt)) if v)
+    return spec_variant(spec, order=order, fmt=fmt), tag
+
+
+def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
+    """Generate and compile what a parity run needs; returns (model, host exe, model module)."""
+    spec, _ = load_spec(spec_path)
+    spec, tag = variant(spec, order, fmt)
+    m = build_model(spec, spec_path)
+    bdir = build_dir(spec_path, spec.name)
+    if tag:
+        out = bdir / "variants" / tag
+        exe = build_host(spec_path, m, out, out / "build")
+    else:
+        out = output_dir(spec_path, spec.name)
+        exe = build_host(spec_path, m, out, bdir)
+    return m, exe, load_generated_model(spec_path, m, out)
+
+
+def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets) -> str:
+    cmd = [str(exe), "--frames", str(frames), "--seed", str(seed), "--trace", "-"]
+    if boids is not None:
+        cmd += ["--boids", str(boids)]
+    for k, v in sets:
+        cmd += ["--set", f"{k}={v}"]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=FIRMWARE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"host firmware did not finish {frames} frames within {FIRMWARE_TIMEOUT} s: "
+                         f"{' '.join(cmd)}") from None
+    if res.returncode != 0:
+        raise BuildError(f"host firmware failed ({res.returncode}): {res.stderr.strip()}")
+    return res.stdout
+
+
+def simulator_trace(model, frames: int, seed: int, boids: int | None, sets, arith: str = "fixed") -> str:
+    from pysim import trace
+    from pysim.engine import Simulation
+
+    sim = Simulation(model, arith, seed=seed, boids=boids)
+    for k, v in sets:
+        sim.params.set(k, v)
+    sim.reset(seed, boids)
+    buf = io.StringIO()
+    trace.write_run(sim, frames, buf)
+    return buf.getvalue()
+
+
+def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int | None = None,
+               sets=(), order: str | None = None, fmt: str | None = None) -> ParityResult:
+    from pysim.trace import compare
+
+    m, exe, model = prepare(spec_path, order, fmt)
+    seed = m.spec.seed if seed is None else seed
+    n = m.spec.flock.size if boids is None else boids
+    t0 = time.perf_counter()
+    c = firmware_trace(exe, frames, seed, boids, sets)
+    t1 = time.perf_counter()
+    p = simulator_trace(model, frames, seed, boids, sets)
+    t2 = time.perf_counter()
+    where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}"
+    diff = compare(c.splitlines(), p.splitlines())
+    times = f"firmware {t1 - t0:.2f} s, simulator {t2 - t1:.2f} s"
+    if diff is None:
+        return ParityResult(True, f"parity: {frames} frames x {n} boids bit-exact ({where}; {times})", t1 - t0, t2 - t1)
+    return ParityResult(False, f"parity: FAILED ({where}): {diff}", t1 - t0, t2 - t1)

@@ -1,0 +1,153 @@
+"""boidsgen's command line: the parser (codegen/commands/cli.py runs the commands).
+Each subcommand's options, with their types and help, in one place."""
+from __future__ import annotations
+
+import argparse
+
+from codegen import VERSION
+
+DEFAULT_SPEC = "spec/boids.yaml"
+
+
+def _int_in(lo: int, hi: int | None = None):
+    """An argparse type: a whole number in [lo, hi]."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"{v} is outside {lo}..{hi if hi is not None else 'any'}")
+        return v
+    return parse
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a positive number")
+    return v
+
+
+FRAMES = _int_in(1, 10_000_000)
+SEED = _int_in(0, 0xFFFFFFFF)
+BOIDS = _int_in(0, 65535)
+
+
+def build(cli) -> argparse.ArgumentParser:
+    """The parser; each subcommand calls cli.cmd_<name>(args)."""
+    ap = argparse.ArgumentParser(prog="boidsgen", description="flock spec -> PIC32 firmware + Python simulator")
+    ap.add_argument("--version", action="version", version=f"boidsgen {VERSION}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def spec_arg(p):
+        p.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"spec file (default {DEFAULT_SPEC})")
+
+    p = sub.add_parser("generate", help="render the spec into generated/<name>/")
+    spec_arg(p)
+    p.add_argument("-o", "--output", help="output folder (default generated/<name>)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 naming files that differ")
+    p.set_defaults(func=cli.cmd_generate)
+
+    p = sub.add_parser("check", help="validate the spec and print the quantization report")
+    spec_arg(p)
+    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
+                   help="warn when a constant's relative quantization error exceeds PCT percent (default 5)")
+    p.add_argument("--strict", action="store_true", help="fail instead of warning")
+    p.set_defaults(func=cli.cmd_check)
+
+    p = sub.add_parser("rules", help="list the rule library, or print one rule's definition")
+    p.add_argument("name", nargs="?", help="a rule to print")
+    p.add_argument("--spec", dest="spec_file", metavar="SPEC", help="include this spec's own rule_defs")
+    p.set_defaults(func=cli.cmd_rules)
+
+    p = sub.add_parser("schema", help="print the spec's JSON Schema")
+    p.set_defaults(func=cli.cmd_schema)
+
+    p = sub.add_parser("build", help="generate, then compile the host firmware (and the PIC32 image with xc32-gcc)")
+    spec_arg(p)
+    p.set_defaults(func=cli.cmd_build)
+
+    def run_args(p, frames_default=None):
+        p.add_argument("--frames", type=FRAMES, required=frames_default is None, default=frames_default)
+        p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+        p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
+        p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a tunable parameter")
+
+    p = sub.add_parser("sim", help="run the Python simulator")
+    spec_arg(p)
+    run_args(p)
+    p.add_argument("--arith", choices=["fixed", "float"], default="fixed")
+    p.add_argument("--order", choices=["sequential", "synchronous"], default=None)
+    p.add_argument("--trace", help="write the trace here ('-' for stdout)")
+    p.add_argument("--check-overflow", action="store_true",
+                   help="shadow every fixed-point value in 64 bits; fail on the first outside 32 bits")
+    p.set_defaults(func=cli.cmd_sim)
+
+    p = sub.add_parser("compare", help="fixed-point vs float flock from the same spawn: metrics and divergence")
+    spec_arg(p)
+    p.add_argument("--frames", type=FRAMES, default=300)
+    p.add_argument("--every", type=FRAMES, default=30, help="a table row every K frames (default 30)")
+    p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
+    p.add_argument("--plot", metavar="FILE.png", nargs="?", const="",
+                   help="plot here (default, and with --plot alone: build/<name>/compare.png)")
+    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
+                   help="warn when a constant's quantization error exceeds PCT percent (default 5)")
+    p.set_defaults(func=cli.cmd_compare)
+
+    p = sub.add_parser("parity", help="run the host firmware and the simulator; compare bit for bit")
+    spec_arg(p)
+    run_args(p)
+    p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
+                   help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
+    p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
+    p.set_defaults(func=cli.cmd_parity)
+
+    p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
+    spec_arg(p)
+    p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
+                   help="flock sizes (default 100 200 500 1000)")
+    p.add_argument("--warmup", type=_int_in(0, 100_000), default=300,
+                   help="frames before the measured one (default 300)")
+    p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
+    p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
+    p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
+                   help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
+    p.add_argument("--profile", action="store_true", help="split each frame (-O1) into its parts, M4K cycle model, "
+                   "pair counts, lower bound (BENCHMARKS.md)")
+    p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
+                   "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
+    p.set_defaults(func=cli.cmd_budget)
+
+    p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")
+    p.add_argument("port", help="the board's serial port (or boids_host --pty's path)")
+    p.add_argument("--spec", default=DEFAULT_SPEC, help=f"the spec the board runs (default {DEFAULT_SPEC})")
+    p.add_argument("--seed", type=SEED, default=None, help="reset the board with this seed (default: its own)")
+    p.add_argument("--every", type=_int_in(1, 1000), default=1, help="a digest every K frames (default 1)")
+    p.add_argument("--frames", type=_int_in(0, 10_000_000), default=0, help="stop after N frames in step")
+    p.add_argument("--adopt", action="store_true", help="take the board's state from a dump instead of a reset")
+    p.add_argument("--baud", type=_int_in(1, 4_000_000), default=None, help="default: the spec's")
+    p.add_argument("--timeout", type=_positive_float, default=2.0, help="seconds to wait for a reply")
+    p.set_defaults(func=cli.cmd_watch)
+
+    p = sub.add_parser("commands", help="the firmware's serial commands for a spec, as a Markdown table")
+    spec_arg(p)
+    p.set_defaults(func=cli.cmd_commands)
+
+    p = sub.add_parser("experiment", help="run an experiment file's trials (Dask); tables and plots per point")
+    p.add_argument("file", help="the experiment file (experiments/*.yaml)")
+    p.add_argument("--workers", type=_int_in(0, 1024), default=None,
+                   help="local worker processes (default: one per core; 0: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://HOST:8786)")
+    p.add_argument("--timeout", type=_positive_float, default=None, metavar="S",
+                   help="seconds to wait for a Dask scheduler to answer and for its first worker, and for a "
+                        "cluster that lost all its workers (default 30)")
+    p.add_argument("--resume", action="store_true", help="continue the run whose rows are in --out")
+    p.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<name>)")
+    p.set_defaults(func=cli.cmd_experiment)
+
+    return ap

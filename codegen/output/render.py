@@ -1,0 +1,106 @@
+"""Render a GenModel into files, in memory: templates only, spec text only
+through codegen/spec/escape.py's filters. Output is byte-identical on every run;
+codegen/output/pipeline.py writes it."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from codegen.spec import escape
+from codegen.spec.project import output_dir
+from codegen.model.gen_model import GenModel
+from codegen.targets.pic32.mplabx import render_project
+
+CODEGEN = Path(__file__).resolve().parent.parent
+RUNTIME_DIR = CODEGEN.parent / "firmware_runtime"
+# each target's templates, found by name ("firmware/...", "python/...", "mplabx/...")
+TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates" for t in ("c", "numba", "pic32")]
+
+FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
+                  "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
+
+
+def _env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=StrictUndefined, autoescape=False,
+    )
+    env.filters.update(c_str=escape.c_str, c_comment=escape.c_comment, py_str=escape.py_str,
+                       py_comment=escape.py_comment, xml=escape.xml_text, xml_comment=escape.xml_comment)
+    return env
+
+
+DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmware/
+
+
+def firmware_context(m: GenModel, runtime_rel: str) -> dict:
+    """What the firmware templates render from: the rules' C, printed from
+    their IR, and the guarded copy of the step where there is one."""
+    from codegen.targets.c.emit import flock_c_copies
+
+    fc, guard, flock_f = flock_c_copies(m)
+    return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)
+
+
+def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
+    """Relative path -> file text, for every generated file. With outdir, the
+    Makefile finds firmware_runtime/ relative to it (so `generate -o` output
+    builds where it lands); the default layout gives the same text."""
+    env = _env()
+    runtime_rel = DEFAULT_RUNTIME_REL
+    if outdir is not None:
+        runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
+    project_runtime = Path(runtime_rel).as_posix()
+    try:
+        runtime_rel = escape.make_path(runtime_rel)
+    except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
+        runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
+    ctx = firmware_context(m, runtime_rel)
+    out = {}
+    for f in FIRMWARE_FILES:
+        out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
+    out.update(render_project(m, env, out, project_runtime, RUNTIME_DIR))  # the MPLAB X project
+    out.update(render_python(m, env))
+    return dict(sorted(out.items()))
+
+
+def render_python(m: GenModel, env: Environment | None = None) -> dict[str, str]:
+    """The simulator's files: python/boids_model.py (constants, parameters,
+    spawn, world) and python/boids_kernel.py (the rules' IR emitted as numba
+    loops, codegen/targets/numba/module.py)."""
+    from codegen.targets.numba.module import kernel_context, seal
+
+    env = env or _env()
+    kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
+    model = env.get_template("python/boids_model.py.j2").render(m=m, kernel_hash=kernel_hash)
+    return {"python/boids_model.py": model, "python/boids_kernel.py": kernel}
+
+
+def load_generated_model(spec_path: str | Path, m, outdir: Path | None = None):
+    """The generated Python model for m, run only if its text is what m renders
+    now (checked before any of it runs: its hash, then every byte; its kernel
+    must hash to what the model names)."""
+    from pysim.model_support import load_model
+
+    out = outdir or output_dir(spec_path, m.name)
+    fresh = render_python(m)["python/boids_model.py"]
+    return load_model(out / "python" / "boids_model.py", expect_hash=m.hash, expect_text=fresh)
+
+
+def differing(files: dict[str, str], outdir: Path) -> list[str]:
+    """Files whose committed text differs from a fresh render (or is missing),
+    plus stray files in the output folders that no longer get generated."""
+    from codegen.output.safe_paths import existing_text  # regular files of bounded size only
+
+    bad = [rel for rel, text in files.items() if existing_text(outdir / rel) != text]
+    for sub in ("firmware", "python"):
+        d = outdir / sub
+        if d.is_dir():
+            for p in sorted(d.iterdir()):
+                rel = f"{sub}/{p.name}"
+                if p.is_file() and rel not in files and p.name != "__pycache__":
+                    bad.append(rel + " (not generated any more)")
+    return bad

@@ -1,0 +1,105 @@
+"""Guarded widths (issue 16): 32-bit sums while a parameter allows them.
+
+widths.py keeps a neighbour sum in 32 bits only where the range analysis
+bounds it over every parameter's whole range. A sum of offsets inside the
+visual range (cohesion's `sum_x -= dx`) is bounded by (capacity - 1) x the
+range's maximum: at capacity 500 and visual_range up to 200 px that is
+99,800 px, past int32's 65,536 px, though at the default 20 px it is 9,980.
+
+Here the analysis is run again with ONE parameter's maximum lowered: the
+largest maximum (bisected on raw values) at which the most sums become
+32-bit. The C then renders the flock's step twice -- the guarded copy with
+those sums in 32 bits, the wide copy as widths.py leaves them -- and
+boids_step picks one a frame by the parameter's current value (parameters
+change only between frames: the serial thread runs between steps). Under
+the guard the analysis proves the 32-bit sum never wraps, so both copies
+compute the exact sum, the simulator's: the simulator needs no copy.
+
+Only the sums' widths differ between the copies: the guarded copy is
+narrowed() of the same rewritten rules (offsets.py, roots.py) as the wide.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Guard:
+    param: str  # the parameter whose current value picks the copy
+    max_raw: int  # the guarded copy runs while P->param <= this (raw)
+    sums: tuple  # ("rule.sum", ...) 32-bit only under the guard
+
+
+def _narrow(m2, ranges: dict) -> set:
+    from codegen.passes.widths import sum_widths
+
+    return {(w.rule_index, w.sum) for w in sum_widths(m2, None, ranges) if w.bits == 32}
+
+
+def lowered_copies(m):
+    """(the wide copy's lowered model -- widths.lowered(m) --, Guard, the
+    guarded copy's) for the C, the rules rewritten once for both; Guard and
+    the guarded copy are None where there is no guard."""
+    from codegen.passes.offsets import offset
+    from codegen.passes.roots import rooted
+    from codegen.passes.widths import narrowed
+
+    m2, res, _ = rooted(offset(m))
+    g = _guard(m, m2, res)
+    return (narrowed(m2, res), *g) if g else (narrowed(m2, res), None, None)
+
+
+def guarded(m):
+    """(Guard, the guarded copy's lowered model) for m, or None when no
+    parameter's narrower maximum makes another sum 32-bit."""
+    from codegen.passes.offsets import offset
+    from codegen.passes.roots import rooted
+
+    m2, res, _ = rooted(offset(m))
+    return _guard(m, m2, res)
+
+
+def _guard(m, m2, res):
+    """guarded(m) on m's rewritten rules m2 and their analysis res."""
+    from codegen.passes.widths import narrowed, sum_widths
+
+    ws = sum_widths(m2, res)
+    if not any(w.bits == 64 and not w.on_positions for w in ws):
+        return None  # nothing a narrower range could unlock: no analysis per parameter
+    base = {(w.rule_index, w.sum) for w in ws if w.bits == 32}
+    best = None
+    for p in m.params:
+        if p.default_raw >= p.max_raw:
+            continue
+        extra = _narrow(m2, {p.name: (p.min_raw, p.default_raw)}) - base
+        if extra and (best is None or len(extra) > len(best[1])):
+            best = (p, extra)
+    if best is None:
+        return None
+    p, extra = best
+    lo, hi = p.default_raw, p.max_raw  # lo unlocks every sum of `extra`, hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if extra <= _narrow(m2, {p.name: (p.min_raw, mid)}):
+            lo = mid
+        else:
+            hi = mid
+    ranges = {p.name: (p.min_raw, lo)}
+    names = tuple(sorted(f"{m.rules[i].name}.{s}" for i, s in extra))
+    return Guard(p.name, lo, names), narrowed(m2, None, ranges)
+
+
+def report(m) -> list[str]:
+    """The line for `boidsgen check` when the step has a guarded 32-bit copy
+    (after widths.report's lines)."""
+    from codegen.passes.widths import px
+
+    one = 1 << m.frac_bits
+    lines = []
+    g = guarded(m)
+    if g:
+        p = next(q for q in m.params if q.name == g[0].param)
+        lines.append(f"  guarded  {', '.join(g[0].sums)}: 32-bit while {p.name} <= {px(g[0].max_raw, one)} "
+                     f"(the range analysis with that maximum); the firmware carries both copies of the step "
+                     f"and runs the 32-bit one in the frames the parameter allows it (codegen/passes/guards.py)")
+    return lines

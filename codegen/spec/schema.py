@@ -1,0 +1,387 @@
+"""The spec's shape, as Pydantic v2 models: structure and types only.
+
+Cross-field meaning (a rule naming a missing parameter, min > max, ...) is
+checked in spec_checks.py, which can name the exact YAML node at fault.
+`boidsgen schema` prints the JSON Schema of `Spec`.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
+
+from codegen.targets.pic32.pins import NOT_ON_PART, PACKAGE_PIN, PART
+
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+Number = Union[int, float]
+
+
+class Strict(BaseModel):
+    # strict: a quoted "20" is a string, not a number; YAML already typed it
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class BoidLook(Strict):
+    """How the animation draws a boid (the lab: pixels are fastest, circles biggest)."""
+
+    shape: Literal["pixel", "square", "circle"] = "pixel"
+    size: int = Field(2, ge=1, le=8, description="square side or circle diameter, pixels")
+    color: str = Field("#FFFFFF", pattern=r"^#[0-9A-Fa-f]{6}$", description="#RRGGBB (sent as RGB565)")
+
+
+class Display(Strict):
+    """The world the rules see; the board's ILI9340 panel (320x240 landscape)
+    draws a larger world scaled to fit (codegen/targets/pic32/panel.py)."""
+
+    width: int = Field(320, gt=0, le=4096, description="world pixels")
+    height: int = Field(240, gt=0, le=4096, description="world pixels")
+    boid: BoidLook = BoidLook()
+
+
+class FixedPoint(Strict):
+    format: Literal["s16.15", "s15.16"] = Field(
+        "s16.15",
+        description="sIII.FF in a 32-bit int: s16.15 is XC32's _Accum and the RP2040's fix15",
+    )
+    magnitude: Literal["exact", "alpha_max_beta_min"] = Field(
+        "exact", description="how |v| is computed: exact integer square root, or alpha*max + beta*min")
+    alpha: float = Field(0.96043387, gt=0, lt=2, description="alpha of alpha-max-plus-beta-min")
+    beta: float = Field(0.39782473, ge=0, lt=2, description="beta of alpha-max-plus-beta-min")
+
+
+class Flock(Strict):
+    size: int = Field(100, ge=0, description="boids spawned at reset")
+    capacity: int = Field(100, ge=1, le=65535, description="compile-time array size (max boids)")
+    spawn_per_second: int = Field(
+        0, ge=0, le=1000, description="boids the timing thread adds each second up to size (0: all at reset)"
+    )
+    adaptive_spawn: bool = Field(
+        False, description="the lab's final requirement: on the board, keep adding boids while frames "
+        "leave slack and drop the newest when a frame would miss the period")
+
+
+class Spawn(Strict):
+    """Where new boids appear and how fast they fly: parameter names."""
+
+    left: Name = Field(description="spawn x >= this parameter")
+    right: Name = Field(description="spawn x < width - this parameter")
+    top: Name = Field(description="spawn y >= this parameter")
+    bottom: Name = Field(description="spawn y < height - this parameter")
+    min_speed: Name
+    max_speed: Name
+
+
+class RuleUse(BaseModel):
+    """One entry of `rules:`: the rule's name and, for each of its roles, the
+    spec parameter that plays it (`{rule: separation, range: protected_range,
+    factor: avoid_factor}`). Which roles a rule has is its definition's
+    business, checked against it in spec_checks."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    rule: Name = Field(description="a library rule (`boidsgen rules`) or one of the spec's rule_defs")
+    __pydantic_extra__: dict[str, Name]
+
+
+# ---- entities besides the boids: each section's fields name parameters ----
+
+
+class Hunt(Strict):
+    """The lab's 'smarter predator': steer toward boids within range."""
+
+    range: Name
+    factor: Name
+    mode: Literal["centroid", "nearest"] = Field(
+        "centroid", description="centre of mass of boids in range, or the single nearest boid")
+
+
+class Predators(Strict):
+    """Predators move like boids but only turn at the edges (seed 000/002)."""
+
+    capacity: int = Field(ge=1, le=255)
+    count: Name = Field(description="int parameter: predators alive (tunable: settable at run time)")
+    min_speed: Name = Field(description="spawn speed floor")
+    max_speed: Name = Field(description="spawn speed ceiling")
+    turn_factor: Name
+    left: Name
+    right: Name
+    top: Name
+    bottom: Name
+    hunt: Hunt | None = None
+    speed: RuleUse | None = Field(
+        None, description="a rule each predator runs after the edges, bound like a `rules:` entry (e.g. "
+        "{rule: speed_limit, min: ..., max: ...}); none: predators only turn at the edges, as seeds 000 and "
+        "002 say. min_speed and max_speed are then the spawn's speeds only")
+
+
+class Obstacles(Strict):
+    """Circles the boids avoid (seed 004); placed at run time over serial or in the GUI."""
+
+    capacity: int = Field(ge=1, le=255)
+    initial: list[Annotated[list[Number], Field(min_length=3, max_length=3)]] = Field(
+        default_factory=list, description="[x, y, radius] in pixels, present at reset")
+
+
+class Food(Strict):
+    """Moving food sources the boids track (lab extension)."""
+
+    capacity: int = Field(ge=1, le=255)
+    count: Name = Field(description="int parameter: food sources alive")
+    speed: Name = Field(description="fixed parameter: each source's speed, px/frame")
+
+
+class Target(Strict):
+    """A point the flock follows (the mouse in seed 003); set at run time."""
+
+    x: Number
+    y: Number
+    active: bool = True
+
+
+class Ledge(Strict):
+    """A horizontal perch at y from x = left to x = right (lab extension)."""
+
+    y: Name
+    left: Name
+    right: Name
+
+
+class Scouts(Strict):
+    """Two biased groups (seed 001): boids [0, group1) go right, the next group2 go left."""
+
+    group1: Name = Field(description="int parameter: size of scout group 1")
+    group2: Name = Field(description="int parameter: size of scout group 2")
+
+
+class Param(Strict):
+    default: Number
+    min: Number
+    max: Number
+    type: Literal["fixed", "int"] = "fixed"
+    unit: str = Field("", pattern=r"^[!#-&(-\[\]-_a-~]*$", max_length=16,
+                      description="printable ASCII without spaces, quotes, backslash or backtick (the board's "
+                      "`list` reply shows it as one token)")
+    description: str = Field("", max_length=500)
+    tunable: bool = Field(True, description="settable at run time over the serial link")
+    id: int | None = Field(None, ge=0, le=255, description="slider id for the course's `s ID VALUE` form")
+
+
+Pin = Annotated[str, Field(pattern=r"^R[AB][0-9]{1,2}$", description=(
+    f"a pin of the {PART} in its 28-pin package: {', '.join(sorted(PACKAGE_PIN, key=lambda n: (n[1], int(n[2:]))))}"
+    f" ({'; '.join(f'no {k}: {v}' for k, v in NOT_ON_PART.items())})"))]
+
+
+class BoardTft(Strict):
+    dc: Pin = "RB0"
+    cs: Pin = "RB1"
+    rst: Pin = "RB2"
+    sdo: Pin = Field("RB11", description="SDO1 (MOSI); SCK1 is fixed on RB14")
+    madctl: int = Field(0x28, ge=0, le=255, description="ILI9340 memory access control (0x28: landscape)")
+
+
+class BoardUart(Strict):
+    rx: Pin = Field("RA1", description="U2RX")
+    tx: Pin = Field("RB10", description="U2TX")
+
+
+class Board(Strict):
+    """The PIC32MX250F128B board's wiring (defaults: the ECE 4760 course board)."""
+
+    spi_hz: int = Field(20_000_000, ge=1_000_000, le=20_000_000, description="TFT SPI clock")
+    tft: BoardTft = BoardTft()
+    uart: BoardUart = BoardUart()
+
+
+class Performance(Strict):
+    """Speed options of the generated firmware (the simulator keeps its own methods)."""
+
+    grid: bool = Field(
+        False, description="spatial index in the firmware's pair loop: the boids sorted into horizontal "
+        "bands at least the pair box tall and by x within each band; each boid tests only the window of its "
+        "own band and the bands above and below that its x can reach; needs update_order: synchronous")
+    grid_min_cell: int = Field(
+        16, ge=4, le=4096, description="smallest grid cell side, pixels: sizes the cell arrays at compile "
+        "time (ceil(width / this) x ceil(height / this) cells); a smaller range still uses cells this big")
+
+
+class Serial(Strict):
+    baud: int = Field(115200, gt=0, description="a standard UART rate the PIC32 makes within 3% at 40 MHz")
+    line_max: int = Field(64, ge=16, le=255, description="longest command line accepted")
+
+
+# ---- the course's Python interface (PySimpleGUI, over the serial link):
+# ---- each control maps to one firmware command line (codegen/model/course.py);
+# ---- sliders need no mapping: they send `s ID VALUE` with the params' `id`.
+
+
+def _bare_word(data):
+    """A control written as a bare word (`1: reset`) is `{do: reset}`."""
+    return {"do": data} if isinstance(data, str) else data
+
+
+def _or_bare_word(*words: str):
+    """JSON Schema: the mapping, or one of the bare words (what _bare_word reads)."""
+    def extra(schema: dict, cls) -> None:
+        obj = dict(schema)
+        schema.clear()
+        schema.update(title=obj.pop("title", cls.__name__), description=obj.pop("description", ""),
+                      anyOf=[{"type": "string", "enum": list(words)}, obj])
+    return extra
+
+
+def _one_of(obj, keys: tuple[str, ...], what: str) -> None:
+    given = [k for k in keys if getattr(obj, k) is not None]
+    if len(given) != 1:
+        raise PydanticCustomError(
+            "course_action", "{what}: give exactly one of {keys}, not {given}",
+            {"what": what, "keys": ", ".join(keys), "given": ", ".join(given) or "none"})
+
+
+class CourseAction(Strict):
+    """What a button press (or a toggle's side) does: one firmware command
+    line. A bare word (`reset`, `pause`, `resume`) or a mapping with one of
+    set (with value), boids, add_boids, remove_boids, command."""
+
+    model_config = ConfigDict(json_schema_extra=_or_bare_word("reset", "pause", "resume"))
+    do: Literal["reset", "pause", "resume"] | None = Field(
+        None, description="reset the flock, pause or resume the animation (usually written bare: `1: reset`)")
+    set: Name | None = Field(None, description="a tunable parameter to set to `value`")
+    value: Number | None = Field(None, description="the value `set` gives, within the parameter's [min, max]")
+    boids: int | None = Field(None, ge=0, description="set the flock to this many boids (`boids N`)")
+    add_boids: int | None = Field(None, ge=1, description="add this many boids (`boids +N`)")
+    remove_boids: int | None = Field(None, ge=1, description="remove this many boids, newest first (`boids -N`)")
+    command: str | None = Field(None, max_length=255, description="any firmware command line (`help` lists them)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def bare_word(cls, data):
+        return _bare_word(data)
+
+    @model_validator(mode="after")
+    def one_action(self):
+        _one_of(self, ("do", "set", "boids", "add_boids", "remove_boids", "command"), "an action")
+        if (self.set is None) != (self.value is None):
+            raise PydanticCustomError("course_action", "`set: PARAM` goes with `value: V`, each needs the other")
+        return self
+
+
+class CourseButton(CourseAction):
+    """A pushbutton (`bNN1` on press, `bNN0` on release): its action runs on
+    press; a release runs `release` if given, else only gets `ok`."""
+
+    release: CourseAction | None = Field(None, description="what the release does (default: nothing)")
+
+
+class CourseToggle(Strict):
+    """A toggle (`tNN1`/`tNNTrue` on, `tNN0`/`tNNFalse` off): `pause` (on:
+    pause, off: resume), `adaptive_spawn` (on/off), `{param: P}` (on: set P
+    to on_value, default 1; off: off_value, default 0), or `{on: ACTION,
+    off: ACTION}`."""
+
+    model_config = ConfigDict(json_schema_extra=_or_bare_word("pause", "adaptive_spawn"))
+    do: Literal["pause", "adaptive_spawn"] | None = Field(None, description="usually written bare: `2: pause`")
+    param: Name | None = Field(None, description="a tunable parameter: an int one, or give on_value and off_value")
+    on_value: Number | None = Field(None, description="what `param` is set to when switched on (default 1)")
+    off_value: Number | None = Field(None, description="what `param` is set to when switched off (default 0)")
+    on: CourseAction | None = Field(None, description="what switching on does")
+    off: CourseAction | None = Field(None, description="what switching off does (default: nothing)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def bare_word(cls, data):
+        return _bare_word(data)
+
+    @model_validator(mode="after")
+    def one_action(self):
+        if self.on is None and self.off is not None:
+            raise PydanticCustomError("course_action", "`off:` goes with `on:`")
+        if self.param is None and (self.on_value is not None or self.off_value is not None):
+            raise PydanticCustomError("course_action", "on_value/off_value go with `param:`")
+        _one_of(self, ("do", "param", "on"), "a toggle")
+        return self
+
+
+class CourseChoice(Strict):
+    """A list box (`l0NK`) or a radio group (`r0GM`): item or member K sets
+    `param` to values[K]."""
+
+    param: Name = Field(description="a tunable parameter")
+    values: list[Number] = Field(min_length=1, description="the value of each item, in the control's order")
+
+
+class Course(Strict):
+    """The course's PySimpleGUI interface on the serial link: which firmware
+    command line each control runs (codegen/model/course.py). Keys are the
+    controls' numbers: buttons and toggles 0-99, list boxes and radio groups
+    0-9. Sliders need no entry: `s ID VALUE` sets the parameter whose `id` is ID."""
+
+    buttons: dict[int, CourseButton] = Field(default_factory=dict)
+    toggles: dict[int, CourseToggle] = Field(default_factory=dict)
+    listboxes: dict[int, CourseChoice] = Field(default_factory=dict)
+    radios: dict[int, CourseChoice] = Field(default_factory=dict)
+
+
+# ---- rules: a rule is defined once, in the rule language (codegen/lang),
+# ---- in the library (codegen/rules/defs/<rule>.yaml) or in the spec's
+# ---- rule_defs; `rules:` lists the ones to run and binds their roles.
+
+
+class NeighboursDef(Strict):
+    of: Literal["boids", "predators", "obstacles", "food"]
+    within: Name | None = Field(None, description="a fixed role: neighbours closer than it")
+    zone: Literal["protected", "visual"] | None = Field(
+        None, description="join the seed's zone chain (protected, else visual, inside the box test)")
+    coincident: bool = Field(True, description="false: leave out neighbours at the boid's own position")
+    pick: Literal["all", "nearest"] = "all"
+
+
+class RuleDefinition(Strict):
+    """A rule in the rule language (docs/rules.md): roles, what it reads, and
+    its blocks of Python-like statements."""
+
+    description: str = Field(max_length=500)
+    seed: str = Field("", max_length=40, description="the seed text the rule follows")
+    override: bool = Field(False, description="true: this definition replaces the library rule of the same name")
+    roles: dict[Name, Literal["fixed", "int", "bool"]] = Field(default_factory=dict)
+    neighbours: NeighboursDef | None = None
+    uses: list[Literal["target", "ledge", "scouts"]] = Field(default_factory=list)
+    state: dict[Name, Union[int, float, str]] = Field(default_factory=dict,
+                                                      description="per-boid state: name -> initial value")
+    before: str | None = Field(None, description="per boid, ahead of the neighbours; `return` ends its frame")
+    each: str | None = Field(None, description="per neighbour in range")
+    apply: str = Field(description="per boid, once")
+
+
+class Spec(Strict):
+    # every rule the spec can use by name, compiled (codegen/model/rule_set.py);
+    # set by the loader, carried by model_copy into variants
+    _rules: dict = PrivateAttr(default_factory=dict)
+
+    name: Name
+    description: str = Field("", max_length=4000)
+    display: Display = Display()
+    fixed_point: FixedPoint = FixedPoint()
+    frame_rate: int = Field(30, ge=1, le=1000)
+    flock: Flock = Flock()
+    seed: int = Field(1, ge=0, le=0xFFFFFFFF)
+    update_order: Literal["sequential", "synchronous"] = "sequential"
+    move_by: Literal["new_velocity", "previous_velocity"] = Field(
+        "new_velocity", description="a boid moves by the velocity its rules just computed (seeds 000-002, "
+        "004), or by the one it started the frame with (seed 003's position + velocity before the update)")
+    params: dict[Name, Param]
+    spawn: Spawn
+    rule_defs: dict[Name, RuleDefinition] = Field(
+        default_factory=dict, description="the spec's own rules, in the rule language (docs/rules.md)")
+    rules: list[RuleUse] = Field(min_length=1)
+    predators: Predators | None = None
+    obstacles: Obstacles | None = None
+    food: Food | None = None
+    target: Target | None = None
+    ledge: Ledge | None = None
+    scouts: Scouts | None = None
+    serial: Serial = Serial()
+    course: Course | None = Field(
+        None, description="the course's Python interface: the firmware command line each button, toggle, list "
+        "box item and radio button runs")
+    board: Board = Board()
+    performance: Performance = Performance()

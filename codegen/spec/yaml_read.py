@@ -1,0 +1,83 @@
+"""Read a YAML file keeping positions, within yaml_guard's bounds: every
+refusal and syntax error a located SpecError. Specs, experiment files and the
+rule library (codegen/rules/defs/) are all read through read_yaml."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError
+
+from codegen.spec import yaml_guard as g
+from codegen.spec.errors import SpecError, SpecIssue
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt")
+    y.allow_duplicate_keys = False
+    return y
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse YAML keeping positions, within yaml_guard's bounds; every
+    refusal and syntax error becomes a located SpecError."""
+    where = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(g.MAX_BYTES + 1)
+    except OSError as e:
+        raise SpecError([SpecIssue(where, 1, 1, "", f"cannot read spec: {e.strerror}")]) from None
+    text, issues = g.decode(where, data)
+    if issues:
+        raise SpecError(issues)
+    try:
+        issue = g.flow_depth_issue(where, text) or g.event_issue(where, text)
+        if issue:
+            raise SpecError([issue])
+        doc = _yaml().load(text)
+    except MarkedYAMLError as e:
+        raise SpecError([_yaml_issue(where, e)]) from None
+    except RecursionError:  # bounded above; a last guard, never a traceback
+        raise SpecError([SpecIssue(where, 1, 1, "", f"nesting deeper than {g.MAX_DEPTH} levels")]) from None
+    issues = list(_value_issues(where, doc))
+    if issues:
+        raise SpecError(issues)
+    return doc
+
+
+def _yaml_issue(where: str, e: MarkedYAMLError) -> SpecIssue:
+    mark = e.problem_mark or e.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    reason = " ".join(str(x) for x in (e.context, e.problem) if x)
+    if "duplicate key" in reason:
+        k = re.search(r'duplicate key "([^"]*)"', reason)
+        reason = f"duplicate name '{k.group(1)}'" if k else "duplicate name"
+    return SpecIssue(where, line, col, "", reason.strip())
+
+
+def _value_issues(where: str, node: Any, pos: tuple[int, int] = (1, 1), field: str = ""):
+    """Numbers that are not finite and strings holding characters the spec
+    may not carry (YAML escapes can put them in values of a clean file)."""
+    if isinstance(node, CommentedMap):
+        for k in node:
+            kpos, vpos = node.lc.key(k), node.lc.value(k)
+            sub = f"{field}.{k}" if field else str(k)
+            yield from _value_issues(where, k, (kpos[0] + 1, kpos[1] + 1), field)
+            yield from _value_issues(where, node[k], (vpos[0] + 1, vpos[1] + 1), sub)
+    elif isinstance(node, CommentedSeq):
+        for i, v in enumerate(node):
+            ln, cl = node.lc.item(i)
+            yield from _value_issues(where, v, (ln + 1, cl + 1), f"{field}.{i}" if field else str(i))
+    elif isinstance(node, float) and not math.isfinite(node):
+        yield SpecIssue(where, pos[0], pos[1], field, f"{node} is not a finite number")
+    elif isinstance(node, str):
+        for ch in node:
+            if ch > "~" or ch < " ":
+                why = g.char_problem(ch)
+                if why:
+                    yield SpecIssue(where, pos[0], pos[1], field, f"{why} in a string")
+                    break

@@ -1,0 +1,55 @@
+"""Run the generated Makefile.
+
+make expands `$(...)` in every variable, also one given on its command
+line, and the recipes hand paths to /bin/sh unquoted; neither can spell a
+space or ':' in a path. So no project path ever reaches make: it runs in the
+firmware folder and gets BUILD and RUNTIME as paths relative to it, which
+hold only our own folder names (build/<name>, the tool's firmware_runtime)
+whatever the project folder is called. A relative path make still cannot
+spell (the tool itself installed under such a name) is refused, naming it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from codegen.spec.escape import UnsafePath, make_path
+from codegen.output.render import RUNTIME_DIR
+
+MAKE_TIMEOUT = 900  # seconds; a whole firmware builds in a few
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def make_relative(path: Path, fw_dir: Path, what: str) -> str:
+    """path relative to fw_dir (both taken physically, as the kernel walks '..'),
+    as make can read it; BuildError naming it otherwise."""
+    rel = os.path.relpath(Path(path).resolve(), Path(fw_dir).resolve())
+    try:
+        return make_path(Path(rel).as_posix())
+    except UnsafePath as e:
+        raise BuildError(f"{path}: the {what}, relative to {fw_dir}: {e}; move it to a folder whose name "
+                         "has none of them") from None
+
+
+def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
+         check: bool = True) -> subprocess.CompletedProcess:
+    """make `target` in fw_dir, its outputs in `build` (relative paths only, above).
+    A failure is a BuildError, or with check=False the result for the caller to read."""
+    if shutil.which("make") is None:
+        raise BuildError("`make` is not installed (apt-get install make)")
+    rel_build = make_relative(build, fw_dir, "build folder")
+    rel_runtime = make_relative(RUNTIME_DIR, fw_dir, "firmware_runtime")
+    cmd = ["make", "-s", target, f"RUNTIME={rel_runtime}", f"BUILD={rel_build}"] + (extra or [])
+    where = f"{' '.join(cmd)} (in {fw_dir})"
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve())
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"{where} did not finish within {MAKE_TIMEOUT} s") from None
+    if check and res.returncode != 0:
+        raise BuildError(f"{where} failed:\n{res.stdout}{res.stderr}")
+    return res

@@ -1,0 +1,96 @@
+"""The kernel's world: the predators' and the food's own motion, and the
+state's initial values. Twins of boids_flock.c's predators_step and
+food_step, statement for statement: the hunt (centroid or nearest boid,
+over the boids' new positions), then the library's `edges` with the
+predators' margins and the spec's `predators.speed` rule if any (their IR,
+emitted with the predator's variables), then the move; food drifts and bounces.
+"""
+from __future__ import annotations
+
+from codegen.targets.numba.emit import INDENT, Emitter
+from codegen.targets.numba.names import Names
+
+
+def state_vars(rules) -> list:
+    """[(name, type, initial expr, rule)] in first-declaration order."""
+    seen: dict = {}
+    for r in rules:
+        for sv in r.ir.state:
+            seen.setdefault(sv.name, (sv.name, sv.type, sv.initial, r))
+    return list(seen.values())
+
+
+def predators_step(b) -> None:
+    m, fl = b.m, b.arith == "float"
+    pr = m.spec.predators
+    e = b.plumbing("predators")
+    c = lambda name, args, text, **kw: b.call(e, name, args, text, **kw)  # noqa: E731
+    b.emit(1, "# predators: hunt, their own rules (" + ", ".join(r.name for r in m.predator_motion) + "), move")
+    b.emit(1, "for k in range(px.shape[0]):")
+    d = 2
+    b.emit(d, "ex = px[k]", "ey = py[k]", "evx = pvx[k]", "evy = pvy[k]")
+    if pr.hunt:
+        rng, fac = f"p_{pr.hunt.range}", f"p_{pr.hunt.factor}"
+        b.emit(d, f"h2 = {c('sq64', [rng], 'sq(hunt.range)')}")
+        if pr.hunt.mode == "centroid":
+            zero = "0.0" if fl else "0"
+            b.emit(d, f"hsx = {zero}", f"hsy = {zero}", "seen = 0", "for j in range(n):")
+            b.emit(d + 1, f"hx = {c('sub', ['x[j]', 'ex'], 'boid.x - x')}",
+                   f"hy = {c('sub', ['y[j]', 'ey'], 'boid.y - y')}",
+                   f"if {c('d2', ['hx', 'hy'], 'hx * hx + hy * hy')} < h2:")
+            b.emit(d + 2, f"hsx = {c('acc_add', ['hsx', 'hx'], 'hsx + hx')}",
+                   f"hsy = {c('acc_add', ['hsy', 'hy'], 'hsy + hy')}", "seen += 1")
+            b.emit(d, "if seen > 0:")
+            for v, s in (("evx", "hsx"), ("evy", "hsy")):
+                mean = c("acc_mean", [s, "seen"], f"{s} / seen")
+                b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [mean, fac], f'mean * hunt.factor', fb=True)], 'v + ...')}")
+        else:
+            b.emit(d, "best = -1", "bd2 = h2", "for j in range(n):")
+            hx, hy = c("sub", ["x[j]", "ex"], "boid.x - x"), c("sub", ["y[j]", "ey"], "boid.y - y")
+            b.emit(d + 1, f"hd2 = {c('d2', [hx, hy], 'd2')}", "if hd2 < bd2:", f"{INDENT}bd2 = hd2",
+                   f"{INDENT}best = j")
+            b.emit(d, "if best >= 0:")
+            for v, a, s in (("evx", "x", "ex"), ("evy", "y", "ey")):
+                off = c("sub", [f"{a}[best]", s], f"boid.{a} - {a}")
+                b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [off, fac], 'offset * hunt.factor', fb=True)], 'v + ...')}")
+    me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
+    for k, mr in enumerate(m.predator_motion):
+        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}")
+        em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
+        b.take(em, em.block(mr.ir.apply, d))
+    b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
+           f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
+    b.record(d, "predator", "k")
+
+
+def food_step(b) -> None:
+    fl = b.arith == "float"
+    e = b.plumbing("food")
+    c = lambda name, args, text: b.call(e, name, args, text)  # noqa: E731
+    w, h, zero = ("W_FL", "H_FL", "0.0") if fl else ("W_FX", "H_FX", "0")
+    b.emit(1, "# food: drift, bounce off the edges", "for k in range(fdx.shape[0]):")
+    b.emit(2, f"nx = {c('add', ['fdx[k]', 'fdvx[k]'], 'x + vx')}", f"ny = {c('add', ['fdy[k]', 'fdvy[k]'], 'y + vy')}")
+    for a, v, lim in (("x", "vx", w), ("y", "vy", h)):
+        b.emit(2, f"if n{a} < {zero} or n{a} >= {lim}:",
+               f"{INDENT}fd{v}[k] = {c('neg', [f'fd{v}[k]'], '-' + v)}",
+               f"{INDENT}n{a} = {c('add', [f'fd{a}[k]', f'fd{v}[k]'], f'{a} + {v}')}")
+    b.emit(2, "fdx[k] = nx", "fdy[k] = ny")
+    b.record(2, "food", "k")
+
+
+def init_function(m, arith: str) -> tuple[str, set]:
+    """`init_state_<arith>(lo, hi, arrays..., PF, PI, tx, ty, ton)`: the
+    state's initial values of boids lo..hi-1 (at spawn)."""
+    sv = state_vars(m.rules)
+    arrays = "".join(f"a_{name}, " for name, *_ in sv)
+    lines = ["@njit(cache=True)", f"def init_state_{arith}(lo, hi, {arrays}PF, PI, tx, ty, ton):"]
+    lines += [f"{INDENT}p_{p.name} = {'PF' if p.type == 'fixed' else 'PI'}[{p.index}]" for p in m.params]
+    lines.append(f"{INDENT}for i in range(lo, hi):")
+    used: set = set()
+    for name, _, init, r in sv:
+        names = Names(r.index, r.refs, r.ir.role_types, arith, m.spec)
+        names.block = "init"
+        em = Emitter(arith, m.frac_bits, names)
+        lines.append(f"{INDENT * 2}a_{name}[i] = {em.expr(init)}")
+        used |= em.used
+    return "\n".join(lines) + "\n", used
