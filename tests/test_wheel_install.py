@@ -21,15 +21,16 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT, require_tool
+from .deadline import RUN
 from .test_quick_start import fresh_copy
 
-pytestmark = pytest.mark.slow
-WHEEL = 300  # seconds: pip builds the wheel (an isolated build environment: setuptools)
-COMMAND = 600  # seconds for one command: build and parity compile the firmware and the numba kernel
+# Each step is bounded by RUN; all of them took 25 s here with a cold numba cache
+# (not `slow`: a packaging slip, e.g. a new subfolder left out of the wheel, shows in every run).
+pytestmark = pytest.mark.timeout(8 * RUN)
 
 
-def _run(cmd: list, cwd: Path, env: dict | None = None, timeout: int = COMMAND) -> str:
-    res = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+def _run(cmd: list, cwd: Path, env: dict | None = None) -> str:
+    res = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=RUN)
     assert res.returncode == 0, f"{' '.join(map(str, cmd))} (in {cwd}) failed:\n{res.stdout}{res.stderr}"
     return res.stdout
 
@@ -41,7 +42,7 @@ def venv(tmp_path_factory) -> Path:
         require_tool(tool)
     tmp = tmp_path_factory.mktemp("wheel")
     src = fresh_copy(tmp / "src")  # a copy: the build writes build/ and *.egg-info into its source
-    _run([sys.executable, "-m", "pip", "wheel", src, "--no-deps", "-w", tmp / "dist"], tmp, timeout=WHEEL)
+    _run([sys.executable, "-m", "pip", "wheel", src, "--no-deps", "-w", tmp / "dist"], tmp)
     wheel, = (tmp / "dist").glob("boidsgen-*.whl")
     env = tmp / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", env], tmp)
