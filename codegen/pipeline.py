@@ -20,13 +20,13 @@ from pathlib import Path
 from .escape import c_comment
 from .model import GenModel, build_model
 from .project import output_dir, project_root
-from .runtime_files import RUNTIME_FOLDER, stray as runtime_stray
+from .runtime_files import stray as runtime_stray
 from .safe_paths import OutputError, claim_folder, existing_text, read_text  # noqa: F401  (OutputError: cli)
 from .spec_errors import SpecError, SpecIssue
 from .spec_loader import load_spec
 from .variants import spec_variant
 
-SUBDIRS = ("firmware", "python", RUNTIME_FOLDER)  # the last only where the output carries its runtime
+SUBDIRS = ("firmware", "python")  # and firmware_runtime/ where the output carries its runtime (runtime_stray)
 KEEP = ("__pycache__",)  # caches beside the generated model survive a rewrite
 
 CONFIG = "firmware/boids_config.h"  # every output has it; its banner names the spec

@@ -27,8 +27,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import codegen
+
 RUNTIME_FOLDER = "firmware_runtime"
-TOOL_ROOT = Path(__file__).resolve().parent.parent  # the folder holding the codegen package
+TOOL_ROOT = Path(codegen.__file__).resolve().parent.parent  # the folder holding the codegen package
 TOOL_RUNTIME = TOOL_ROOT / RUNTIME_FOLDER
 # what the runtime is made of; pyproject.toml's package data names the same suffixes
 SUFFIXES = (".c", ".h", ".S", ".ld")
