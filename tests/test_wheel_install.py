@@ -98,3 +98,16 @@ def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
         if p.is_file() and "__pycache__" not in p.parts:
             text = p.read_text(encoding="utf-8")
             assert str(venv) not in text and "site-packages" not in text and str(ROOT) not in text, p
+
+
+def test_the_gui_loads_a_spec_in_an_empty_folder(venv, tmp_path):
+    """boids-gui from the wheel on a spec never generated: it renders the model
+    itself (templates from the package) and runs a second of frames."""
+    require_tool("Xvfb")
+    from pysim.gui.xvfb import Xvfb
+
+    (tmp_path / "boids.yaml").write_text((ROOT / "spec" / "boids.yaml").read_text())
+    with Xvfb() as x:
+        env = dict(_clean_env(venv), DISPLAY=x.display)
+        said = _run([venv / "bin" / "boids-gui", "boids.yaml", "--bench", "1"], tmp_path, env)
+    assert re.search(r"^bench: 100 boids, .* fps", said, re.M), said
