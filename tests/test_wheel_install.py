@@ -24,7 +24,7 @@ from .conftest import ROOT, require_tool
 from .deadline import RUN
 from .test_quick_start import fresh_copy
 
-# Each step is bounded by RUN; all of them took 25 s here with a cold numba cache
+# Each step is bounded by RUN; all of them took 25-35 s here, numba's cache cold
 # (not `slow`: a packaging slip, e.g. a new subfolder left out of the wheel, shows in every run).
 pytestmark = pytest.mark.timeout(8 * RUN)
 
@@ -74,6 +74,7 @@ def test_the_wheel_is_what_runs(venv, tmp_path):
 
 
 def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
+    require_tool("qemu-mipsel")  # budget
     env, tool = _clean_env(venv), venv / "bin" / "boidsgen"
     work = tmp_path / "empty folder"
     work.mkdir()
@@ -86,6 +87,14 @@ def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
     _run([tool, "sim", "boids.yaml", "--frames", "60", "--trace", "sim.trace"], work, env)
     assert (work / "sim.trace").stat().st_size > 0
     assert "up to date" in _run([tool, "generate", "boids.yaml", "--check"], work, env)
+    # the budget's drivers and the experiment's model come from the package too
+    said = _run([tool, "budget", "boids.yaml", "--boids", "100", "--variant", "spec"], work, env)
+    assert re.search(r"^\| brute \(sequential\) \| 100 \| [\d,]+ \|", said, re.M), said
+    (work / "tiny.yaml").write_text("name: tiny\nspec: boids.yaml\nseed: 7\ntrials: 2\nframes: 40\nwarmup: 10\n"
+                                    "sample_every: 10\nboids: 20\nvary: {matching_factor: [0.01, 0.05]}\n"
+                                    "metrics: [polarisation]\n")
+    _run([tool, "experiment", "tiny.yaml", "--workers", "0"], work, env)
+    assert (work / "build" / "experiments" / "tiny" / "summary.md").is_file()
     # the generated folder names no path outside the project, the tool's least of all
     out = work / "generated" / "boids"
     fw = out / "firmware"
