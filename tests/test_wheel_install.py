@@ -1,6 +1,7 @@
 """The tool installs anywhere (issue 34): a wheel built from the project and
 installed into a fresh virtualenv outside the repository runs on a spec in
-an empty folder.
+an empty folder: build (host binary, M4K check), parity, sim, generate
+--check, watch, budget, experiment and boids-gui.
 
 The fresh virtualenv gets boidsgen from the wheel only. Its dependencies
 (numba, pydantic, ...) are the test environment's, seen through a .pth file
@@ -23,6 +24,7 @@ import pytest
 from .conftest import ROOT, require_tool
 from .deadline import RUN
 from .test_quick_start import fresh_copy
+from .test_serial_pty import Host
 
 # Each step is bounded by RUN; all of them took 25-35 s here, numba's cache cold
 # (not `slow`: a packaging slip, e.g. a new subfolder left out of the wheel, shows in every run).
@@ -87,6 +89,12 @@ def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
     _run([tool, "sim", "boids.yaml", "--frames", "60", "--trace", "sim.trace"], work, env)
     assert (work / "sim.trace").stat().st_size > 0
     assert "up to date" in _run([tool, "generate", "boids.yaml", "--check"], work, env)
+    host = Host(work / "build" / "boids" / "boids_host")  # watch: the lockstep against the host on a pty
+    try:
+        said = _run([tool, "watch", "--spec", "boids.yaml", "--frames", "60", host.path], work, env)
+    finally:
+        host.stop()
+    assert re.search(r"^watch: 60 frames in step", said, re.M), said
     # the budget's drivers and the experiment's model come from the package too
     said = _run([tool, "budget", "boids.yaml", "--boids", "100", "--variant", "spec"], work, env)
     assert re.search(r"^\| brute \(sequential\) \| 100 \| [\d,]+ \|", said, re.M), said
