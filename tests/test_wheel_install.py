@@ -75,6 +75,17 @@ def test_the_wheel_is_what_runs(venv, tmp_path):
     assert shipped == sorted(t[len("firmware_runtime/"):] for t in tracked if (ROOT / t).is_file())
 
 
+def test_the_installed_tool_finds_a_clones_output_up_to_date(venv):
+    """Committed generated/ is byte-identical whoever generates it from wherever:
+    the wheel's tool on the copy of this repository it was built from."""
+    src = venv.parent / "src"
+    specs = sorted(str(p) for p in (src / "spec").glob("*.yaml"))
+    check_all = ("import sys; from codegen.cli import main; "
+                 "sys.exit(max(main(['generate', s, '--check']) for s in sys.argv[1:]))")  # one start, not 8
+    said = _run([venv / "bin" / "python", "-c", check_all, *specs], src, _clean_env(venv))
+    assert specs and said.count("up to date") == len(specs), said
+
+
 def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
     require_tool("qemu-mipsel")  # budget
     env, tool = _clean_env(venv), venv / "bin" / "boidsgen"
