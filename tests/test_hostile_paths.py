@@ -6,7 +6,8 @@ files of bounded size, and no project path reaches make or /bin/sh
 (codegen/output/safe_paths.py, pysim/bounded_read.py, codegen/targets/host/build.py).
 
 Each case builds its project in tmp_path: spec/boids.yaml copied from the
-repository, the tool's firmware_runtime used where it is installed."""
+repository; the project has no firmware_runtime/ of its own, so its output
+carries a copy (codegen/output/runtime_files.py)."""
 from __future__ import annotations
 
 import os
@@ -252,8 +253,7 @@ def test_project_folder_names_never_reach_make_or_the_shell(kind, tmp_path):
 
 def test_a_path_make_cannot_spell_even_relative_is_refused_naming_it(tmp_path):
     """The one case relative paths do not cover: the other folder itself
-    (e.g. the tool installed) under such a name. One line naming it, not a
-    make error."""
+    under such a name. One line naming it, not a make error."""
     from codegen.targets.host.build import BuildError, make_relative
 
     fw = tmp_path / "plain" / "firmware"

@@ -90,14 +90,17 @@ def test_byte_identical_and_relative(spec, tmp_path):
     for text in proj.values():
         assert str(ROOT) not in text and "/home/" not in text and not re.search(r"\d{4}-\d\d-\d\d", text)
         assert text.isascii()
-    # output elsewhere: the project finds firmware_runtime/ relative to where it lands
+    # output outside the project: it carries its own firmware_runtime/ (codegen/output/runtime_files.py),
+    # which the project names relatively
     out = tmp_path / "deep" / "out"
-    other = render(m, out)[f"firmware/{m.name}.X/nbproject/configurations.xml"]
-    conf = ET.fromstring(other)
-    for item in (i.text for i in conf.iter("itemPath")):
-        if "firmware_runtime" in item:
-            assert not Path(item).is_absolute()
-            assert (out / "firmware" / f"{m.name}.X" / item).resolve() == (RUNTIME / Path(item).name).resolve()
+    files = render(m, out, ROOT)
+    conf = ET.fromstring(files[f"firmware/{m.name}.X/nbproject/configurations.xml"])
+    items = [i.text for i in conf.iter("itemPath") if "firmware_runtime" in i.text]
+    assert items
+    for item in items:
+        assert not Path(item).is_absolute()
+        rel = (out / "firmware" / f"{m.name}.X" / item).resolve().relative_to(out.resolve()).as_posix()
+        assert rel in files and files[rel].endswith((RUNTIME / Path(item).name).read_text())
 
 
 def test_configuration_bits_are_set_once_in_the_source():

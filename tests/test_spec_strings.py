@@ -138,7 +138,7 @@ def test_any_accepted_spec_compiles_and_round_trips(tmp_path_factory, unit, desc
         return
     event("accepted: compiled and imported")
     out = tmp / "generated" / m.name
-    for rel, text in render_files(m, out).items():
+    for rel, text in render_files(m, out, path).items():
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_text(text, encoding="utf-8")
     _compile_syntax(out / "firmware", gcc, "c99")

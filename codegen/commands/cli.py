@@ -41,7 +41,7 @@ def cmd_generate(a) -> int:
     if out.exists() and not out.is_dir():
         raise OutputError(f"-o {out}: that is a file, not a folder")
     if a.check:  # a check only reads: no gate, nothing written
-        bad = differing(render_files(m, out), out)
+        bad = differing(render_files(m, out, a.spec), out)
         if bad:
             print(f"{out}: {len(bad)} file(s) differ from a fresh render of {a.spec}:")
             for b in bad:
@@ -51,7 +51,7 @@ def cmd_generate(a) -> int:
         print(f"{out}: up to date with {a.spec} (hash {m.hash})")
         return 0
     rep = gate(a.spec, m)
-    files = render_files(m, out)
+    files = render_files(m, out, a.spec)
     claim_output(a.spec, m, out)
     written = write_tree(files, out)
     print(f"range analysis: {len(rep.sites)} expressions within 32 bits "

@@ -3,18 +3,18 @@ through codegen/spec/escape.py's filters. Output is byte-identical on every run;
 codegen/output/pipeline.py writes it."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from codegen.spec import escape
-from codegen.spec.project import output_dir
 from codegen.model.gen_model import GenModel
+from codegen.spec.project import output_dir
+from codegen.output import runtime_files
+from codegen.output.runtime_files import TOOL_RUNTIME as RUNTIME_DIR  # noqa: F401  (the budget's drivers read it)
 from codegen.targets.pic32.mplabx import render_project
 
 CODEGEN = Path(__file__).resolve().parent.parent
-RUNTIME_DIR = CODEGEN.parent / "firmware_runtime"
 # each target's templates, found by name ("firmware/...", "python/...", "mplabx/...")
 TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates" for t in ("c", "numba", "pic32")]
 
@@ -33,9 +33,6 @@ def _env() -> Environment:
     return env
 
 
-DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmware/
-
-
 def firmware_context(m: GenModel, runtime_rel: str) -> dict:
     """What the firmware templates render from: the rules' C, printed from
     their IR, and the guarded copy of the step where there is one."""
@@ -45,24 +42,21 @@ def firmware_context(m: GenModel, runtime_rel: str) -> dict:
     return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)
 
 
-def render(m: GenModel, outdir: Path | None = None) -> dict[str, str]:
-    """Relative path -> file text, for every generated file. With outdir, the
-    Makefile finds firmware_runtime/ relative to it (so `generate -o` output
-    builds where it lands); the default layout gives the same text."""
+def render(m: GenModel, outdir: Path | None = None, project: Path | None = None) -> dict[str, str]:
+    """Relative path -> file text, for every generated file, for output in
+    outdir (None: generated/<name>/) of a spec in project (its root; None: the
+    tool's own tree). The Makefile and the MPLAB X project find
+    firmware_runtime/ where codegen/output/runtime_files.py places it: the project's,
+    relatively, or a copy rendered into the output."""
     env = _env()
-    runtime_rel = DEFAULT_RUNTIME_REL
-    if outdir is not None:
-        runtime_rel = os.path.relpath(RUNTIME_DIR.resolve(), (Path(outdir) / "firmware").resolve())
-    project_runtime = Path(runtime_rel).as_posix()
-    try:
-        runtime_rel = escape.make_path(runtime_rel)
-    except escape.UnsafePath:  # make cannot spell it: the Makefile asks for RUNTIME= instead
-        runtime_rel = "$(error set RUNTIME=<path to firmware_runtime> on make's command line)"
+    where = runtime_files.place(project, outdir)
+    runtime_rel = escape.make_path(where.rel)  # '..'s then firmware_runtime: always spelled
     ctx = firmware_context(m, runtime_rel)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
-    out.update(render_project(m, env, out, project_runtime, RUNTIME_DIR))  # the MPLAB X project
+    out.update(render_project(m, env, out, where.rel, where.source))  # the MPLAB X project
+    out.update(runtime_files.copied_files(where, m.tool_version))
     out.update(render_python(m, env))
     return dict(sorted(out.items()))
 
@@ -103,4 +97,5 @@ def differing(files: dict[str, str], outdir: Path) -> list[str]:
                 rel = f"{sub}/{p.name}"
                 if p.is_file() and rel not in files and p.name != "__pycache__":
                     bad.append(rel + " (not generated any more)")
+    bad += [rel + " (not generated any more)" for rel in runtime_files.stray(files, outdir)]
     return bad

@@ -93,8 +93,8 @@ _MAKE_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 
 def make_path(p: str) -> str:
     """A path as a Makefile variable value. make has no quoting for spaces,
-    '#', '$' or ':' in paths, so such a path is refused: the caller passes
-    RUNTIME= on make's command line instead."""
+    '#', '$' or ':' in paths, so such a path is refused (codegen/make_run.py
+    names it and stops)."""
     bad = sorted({ch for ch in p if ch not in _MAKE_SAFE})
     if bad:
         raise UnsafePath(f"the path {p!r} holds {', '.join(repr(c) for c in bad)}, which a Makefile cannot spell")

@@ -3,10 +3,11 @@
 make expands `$(...)` in every variable, also one given on its command
 line, and the recipes hand paths to /bin/sh unquoted; neither can spell a
 space or ':' in a path. So no project path ever reaches make: it runs in the
-firmware folder and gets BUILD and RUNTIME as paths relative to it, which
-hold only our own folder names (build/<name>, the tool's firmware_runtime)
-whatever the project folder is called. A relative path make still cannot
-spell (the tool itself installed under such a name) is refused, naming it.
+firmware folder and gets BUILD as a path relative to it, which holds only our
+own folder names (build/<name>) whatever the project folder is called; a
+relative path make still cannot spell is refused, naming it. RUNTIME is the
+generated Makefile's own: '..'s and firmware_runtime, the project's runtime
+or the output's copy (codegen/output/runtime_files.py), never the tool's.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import subprocess
 from pathlib import Path
 
 from codegen.spec.escape import UnsafePath, make_path
-from codegen.output.render import RUNTIME_DIR
 
 MAKE_TIMEOUT = 900  # seconds; a whole firmware builds in a few
 
@@ -43,11 +43,12 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
     if shutil.which("make") is None:
         raise BuildError("`make` is not installed (apt-get install make)")
     rel_build = make_relative(build, fw_dir, "build folder")
-    rel_runtime = make_relative(RUNTIME_DIR, fw_dir, "firmware_runtime")
-    cmd = ["make", "-s", target, f"RUNTIME={rel_runtime}", f"BUILD={rel_build}"] + (extra or [])
+    cmd = ["make", "-s", target, f"BUILD={rel_build}"] + (extra or [])
     where = f"{' '.join(cmd)} (in {fw_dir})"
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve())
+        env = {k: v for k, v in os.environ.items() if k != "RUNTIME"}  # `RUNTIME ?=`: the Makefile's, not the shell's
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve(),
+                             env=env)
     except subprocess.TimeoutExpired:
         raise BuildError(f"{where} did not finish within {MAKE_TIMEOUT} s") from None
     if check and res.returncode != 0:
