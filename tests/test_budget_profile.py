@@ -216,6 +216,6 @@ def test_the_timeline_finds_the_ports_waits():
         found = wait_lines(text)
         return sorted((lines[i - 1].strip(), k) for i, k in found.items())
 
-    stub, board = kinds(PORT_C), kinds(ROOT / "firmware_runtime" / "platform_pic32.c")
+    stub, board = kinds(PORT_C), kinds(ROOT / "firmware_runtime" / "pic32" / "platform_pic32.c")
     assert {k for _, k in stub} == {"idle", "room"}
     assert stub == board

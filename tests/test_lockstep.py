@@ -213,7 +213,7 @@ def test_the_digest_is_zlibs_crc32_over_the_state(built, tmp_path):
                    "        for (size_t k = 0; k < n; k++) { unsigned v; sscanf(argv[i] + 2 * k, \"%2x\", &v); "
                    "b[k] = (unsigned char)v; }\n"
                    "        printf(\"%08lx\\n\", (unsigned long)crc32_update(0, b, n));\n    }\n    return 0;\n}\n")
-    exe_crc = compile_c([drv, ROOT / "firmware_runtime" / "state_io.c", ROOT / "firmware_runtime" / "fxdecimal.c",
+    exe_crc = compile_c([drv, ROOT / "firmware_runtime" / "core" / "state_io.c", ROOT / "firmware_runtime" / "core" / "fxdecimal.c",
                          gen / "boids_flock.c", gen / "boids_params.c"], tmp_path / "crc",
                         includes=[gen, ROOT / "firmware_runtime"], extra=["-lm"])
     cases = [b"", b"\x00", b"\xff", b"\xff" * 4, b"123456789", bytes(range(256))[:200], b"\x80\x00\x00\x01"]

@@ -81,7 +81,7 @@ def test_every_boids_host_option_is_documented():
     """The strings host_main.c compares its arguments with, in docs/serial.md
     (the boidsgen commands' options are the generated part of docs/cli.md)."""
     text = (DOCS / "serial.md").read_text()
-    host = (ROOT / "firmware_runtime" / "host_main.c").read_text()
+    host = (ROOT / "firmware_runtime" / "host" / "host_main.c").read_text()
     missing = [o for o in re.findall(r'strcmp\(a, "(--[a-z0-9-]+)"\)', host)
                if o != "--help" and not re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", text)]
     assert not missing, missing
