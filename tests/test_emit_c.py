@@ -1,4 +1,4 @@
-"""The C emitter (codegen/targets/c/emit.py, emit_c_expr.py): every named op
+"""The C emitter (codegen/targets/c/emit.py, expr.py): every named op
 printed as its one fixed.h spelling, compiled, and computing what ops.py says
 it means (both Q formats, both of fixed.h's spellings); constants exact;
 emitted names that never collide, held by differential runs of the host

@@ -30,7 +30,7 @@ from .conftest import ROOT, RUNTIME, RUNTIME_I_FLAGS, require_tool
 
 FIRMWARE = ROOT / "generated" / "combo_scouts_predators_obstacles" / "firmware"  # the most runtime it uses
 TARGETS = ("host", "host-mipsel", "m4k-check")
-SPEC_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")  # what the spec's names may be (spec_model)
+SPEC_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")  # what the spec's names may be (codegen/spec/schema.py)
 _DROP_WITH_ARG = {"-o", "-T"}
 
 

@@ -260,7 +260,7 @@ class Budget:
     startup_bytes: int = 0  # tft_init, sent once
     clear_bytes: int = 0  # the first black screen, once
     startup_ms: int = 0  # tft_init's waits (reset, SWRESET, SLPOUT)
-    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
+    builds: dict = field(default_factory=dict)  # variant -> cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, row: Row, opt: str) -> float:
         return (row.insns[opt] * self.cpi / self.f_cpu + row.spi_bytes * 8 / self.spi_hz) * 1000

@@ -297,7 +297,7 @@ class Profile:
     seed: int
     model: CycleModel
     frames: list  # [FrameProfile]
-    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
+    builds: dict = field(default_factory=dict)  # variant -> cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, fp: FrameProfile, how: str) -> float:
         spi = fp.spi_bytes * 8 / self.spi_hz
