@@ -45,14 +45,14 @@ def test_the_readme_links_every_page_of_the_site():
 
 
 def test_cli_page_lists_every_command():
-    from codegen.commands import cli
+    from codegen.commands import parser
 
     text = (DOCS / "cli.md").read_text()
     out = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "--help"], capture_output=True, text=True,
                          timeout=RUN).stdout
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
     assert cmds and all(f"`boidsgen {c}" in text.split("## Every command")[0] for c in cmds), cmds
-    assert cli.DEFAULT_SPEC == "spec/boids.yaml"
+    assert parser.DEFAULT_SPEC == "spec/boids.yaml"
 
 
 def test_spec_page_documents_every_rule_and_spec():
