@@ -236,7 +236,7 @@ def report_lines(rep: RangeReport) -> list[str]:
 
 def _pair_loop(m) -> list[str]:
     """The pair loop's shape in the C (each pair once, the own band's window sums)."""
-    from .lang.emit_c import flock_c_copies
+    from .targets.pic32.pass_list import flock_c_copies
     from .lang.window_sums import report
 
     _, guard, fast = flock_c_copies(m)

@@ -36,7 +36,7 @@ DEFAULT_RUNTIME_REL = "../../../firmware_runtime"  # from generated/<name>/firmw
 def firmware_context(m: GenModel, runtime_rel: str) -> dict:
     """What the firmware templates render from: the rules' C, printed from
     their IR, and the guarded copy of the step where there is one."""
-    from .lang.emit_c import flock_c_copies
+    from .targets.pic32.pass_list import flock_c_copies
 
     fc, guard, flock_f = flock_c_copies(m)
     return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)

@@ -198,6 +198,12 @@ class Performance(Strict):
     grid: bool = Field(
         False, description="spatial grid in the firmware's pair loop: each boid tests only the boids of its "
         "own and the 8 adjacent cells (cells at least the pair box); needs update_order: synchronous")
+    optimize: Literal["fast", "plain"] = Field(
+        "fast", description="fast: every optimisation pass of the target (codegen/passes/; widths, each pair "
+        "once, window sums, mean tables, GCC -O1 scheduling hints, ...); plain: none of them: the seed's one pair "
+        "loop over both sides of every pair, its zone tests, the sums' widths the range analysis needs, no "
+        "guarded copies, short enough to read and change by hand. Both are bit-exact with the simulator, which "
+        "does not depend on this key")
     grid_min_cell: int = Field(
         16, ge=4, le=4096, description="smallest grid cell side, pixels: sizes the cell arrays at compile "
         "time (ceil(width / this) x ceil(height / this) cells); a smaller range still uses cells this big")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from codegen.lang import window_sums
-from codegen.lang.emit_c import flock_c_copies
+from codegen.targets.pic32.pass_list import flock_c_copies
 from codegen.parity import run_parity
 from codegen.pipeline import checked_model
 

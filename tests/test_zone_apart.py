@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.lang.emit_c import flock_c_copies
+from codegen.targets.pic32.pass_list import flock_c_copies
 from codegen.parity import prepare, run_parity
 from codegen.pipeline import checked_model
 from codegen.project import output_dir

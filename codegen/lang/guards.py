@@ -20,7 +20,9 @@ narrowed() of the same rewritten rules (offsets.py, roots.py) as the wide.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from ..passes.pipeline import Pass
 
 
 @dataclass(frozen=True)
@@ -87,3 +89,20 @@ def _guard(m, m2, res):
     ranges = {p.name: (p.min_raw, lo)}
     names = tuple(sorted(f"{m.rules[i].name}.{s}" for i, s in extra))
     return Guard(p.name, lo, names), narrowed(m2, None, ranges)
+
+
+class Guards(Pass):
+    """guards: a second copy of the step, its sums 32-bit while one
+    parameter stays at most a bound (the range analysis with that maximum);
+    boids_step picks the copy a frame by the parameter's current value.
+
+    Assumes: the shared passes ran (Lowered.rooted and its analysis).
+    Preserves: every bit: under the guard the analysis proves the 32-bit
+    sums never wrap, so both copies compute the exact sum, the
+    simulator's; a C-only pass (the simulator needs no copy)."""
+    name = "guards"
+    stage = "c"
+
+    def apply(self, low):
+        g = _guard(low.source, low.rooted, low.res)
+        return replace(low, guard=g[0], guarded=g[1]) if g else low

@@ -29,6 +29,9 @@ boid visits no neighbours, but every other boid still visits it).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from ..passes.pipeline import Pass
 from .emit_c_expr import block
 from .emit_c_names import finish, ind, wrap
 from .ir import If, Return
@@ -180,7 +183,8 @@ def mirror(plan, groups: list, count_op: str = "++") -> list:
             body += finish(wrap(lines, r.name), r.prefix)
     if not body:
         return []
-    body = pipelined(plan, body, dict((n, t) for t, n in fields(plan)))
+    if "ring_sched" in plan.on:  # GCC -O1's scheduling (ring_sched.py)
+        body = pipelined(plan, body, dict((n, t) for t, n in fields(plan)))
     pair = set()
     for g in groups:
         for r in g.rules:
@@ -216,3 +220,20 @@ def typedef(plan) -> list:
         out += ["/* the entry of the boid at `at` in `previous`: its slot in the ring */",
                 "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[((at) - others) & (BOIDS_PAIR_RING - 1)])"]
     return out
+
+
+class PairsOnce(Pass):
+    """pairs_once: the fast copy of the step visits every unordered pair
+    once and adds the visit to both boids' sums, the other's through a ring
+    of accumulators; a frame that needs more ring than there is runs the
+    full loop (the printer asks `refusal` whether the rules allow it).
+
+    Assumes: synchronous order, sums only (no nearest pick, no `index` in
+    `each`, no `before` that returns). Preserves: every bit: every sum is an
+    integer sum (64-bit exact or 32-bit wrapping), whose order of terms
+    changes nothing; the simulator keeps its one loop."""
+    name = "pairs_once"
+    stage = "c"
+
+    def apply(self, low):
+        return replace(low, once=True)
