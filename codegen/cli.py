@@ -302,7 +302,7 @@ def cmd_budget(a) -> int:
         from .budget_profile import profile_cli
         return profile_cli(a, boids, _err)
     try:
-        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant,
+        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize,
                        progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
     except BudgetError as e:
         _err(str(e))
