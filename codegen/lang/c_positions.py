@@ -27,10 +27,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..passes.pipeline import Pass
-from .ir import Accumulate, If, Op, Ref, Type, map_stmts
+from .ir import POSITIONS_ABOUT, Accumulate, If, Op, Ref, Type, map_stmts
 
 _FIELD = {"dx": "x", "dy": "y"}
-OP = "positions_about"  # C-only: fx_acc32_about(P, n, base) = P - n * base, wrapped
+OP = POSITIONS_ABOUT  # C-only: fx_acc32_about(P, n, base) = P - n * base, wrapped
 
 
 def _walk(stmts, path=()):

@@ -160,11 +160,11 @@ class Offsets(Pass):
     (`sum_x -= dx`) read by `sum_mean_about(sum_x, count, x)`.
 
     Assumes: the rules as written (the first pass).
-    Preserves: the IR's meaning as both targets compute it: the simulator's
-    kernel reads the rewritten IR too, so the C and the simulator agree in
-    every case; it equals the mean of the positions whenever no pair's dx
-    wraps (positions less than 2^31 raw apart). A shared pass, so the
-    widths pass can bound the sum."""
+    Preserves: the bits both targets compute: the simulator's kernel reads
+    the rewritten IR too, so the C and the simulator agree in every case;
+    it is bit for bit the mean of the positions whenever no pair's dx wraps
+    (positions less than 2^31 raw apart). A shared pass, so that the widths
+    pass can bound the sum."""
     name = "offsets"
     stage = "ir"
 
