@@ -32,14 +32,20 @@ from .emit_kernel import StepBuilder, boid_groups, state_vars
 from .emit_py import ARITHS, Sites
 from .emit_world import init_function
 
-def kernel_context(m) -> dict:
-    """Template values for codegen/templates/python/boids_kernel.py.j2."""
+def kernel_context(m, ir=None) -> dict:
+    """Template values for codegen/templates/python/boids_kernel.py.j2.
+    `ir`: m as the shared passes left it (pipeline.Lowered.shared), if they
+    already ran for this model (render.py: once for both targets)."""
     from pysim import fxops
 
+    from ..passes.pipeline import run
+    from ..passes.shared import SHARED
+
+    ir = ir if ir is not None else run(m, SHARED).m  # the simulator's pass list: the shared passes alone
     sites = Sites()
     steps, used = {}, set()
     for arith in ARITHS:
-        b = StepBuilder(m, arith, sites if arith == "checked" else None)
+        b = StepBuilder(ir, arith, sites if arith == "checked" else None)
         steps[arith] = b.build()
         used |= b.used
     inits = {}

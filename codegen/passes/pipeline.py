@@ -38,6 +38,8 @@ class Lowered:
     guard      guards.Guard, and `guarded`, the guarded copy's model
     once       the fast copy visits each pair once (pairs_once)
     on         names of the passes that ran, in order
+    shared     the model after the last "ir" pass: what the simulator's kernel
+               prints (the shared passes' result, whatever the C's list adds)
     """
     source: object
     m: object
@@ -49,6 +51,7 @@ class Lowered:
     guarded: object = None
     once: bool = False
     on: tuple = field(default_factory=tuple)
+    shared: object = None
 
     def ran(self, name: str) -> bool:
         return name in self.on
@@ -82,9 +85,11 @@ class Pass:
 
 def run(m, passes) -> Lowered:
     """The passes run in order over m (a GenModel)."""
-    low = Lowered(source=m, m=m, written=m, rooted=m)
+    low = Lowered(source=m, m=m, written=m, rooted=m, shared=m)
     for p in passes:
         low = p.run(low)
+        if p.stage == "ir":
+            low = replace(low, shared=low.m)
     return low
 
 

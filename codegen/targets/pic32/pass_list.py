@@ -38,12 +38,13 @@ def lower(m):
     return run(m, pass_list(m.spec))
 
 
-def flock_c_copies(m):
+def flock_c_copies(m, low=None):
     """(the full loop's FlockC, Guard, the fast copy's FlockC), printed from
-    what the passes left: the fast copy sums in 32 bits where the guard
-    allows (None: no guard; guards.py) and visits each pair once where the
-    rules allow (pairs_once.py). In plain both are the one full loop."""
-    low = lower(m)
+    what the passes left (`low`: lower(m), if already run): the fast copy
+    sums in 32 bits where the guard allows (None: no guard; guards.py) and
+    visits each pair once where the rules allow (pairs_once.py). In plain
+    both are the one full loop."""
+    low = low if low is not None else lower(m)
     full = FlockC(m, low.m, on=low.on)
     fast = FlockC(m, low.fast_m, once=low.once, on=low.on) if low.once or low.guard is not None else full
     return full, low.guard, fast
