@@ -101,3 +101,15 @@ def test_plain_parity_500_boids_grid(tmp_path):
     require_tool("make")
     res = run_parity(str(_plain_spec(tmp_path, grid=True)), 300, boids=500)
     assert res.ok and "500 boids bit-exact" in res.summary, res.summary
+
+
+@pytest.mark.parametrize("grid", [False, True])
+def test_plain_board_image_builds_and_fits(tmp_path, grid):
+    """The plain step, like the fast one, compiles with -Werror for the M4K
+    and links into the part (mipsel-linux-gnu-gcc, no XC32)."""
+    for tool in ("mipsel-linux-gnu-gcc", "mipsel-linux-gnu-size", "make"):
+        require_tool(tool)
+    from codegen.pic32check import check_image
+
+    r = check_image(str(_plain_spec(tmp_path, grid)))
+    assert r["capacity"] == 500 and r["ram"] <= r["ram_max"] and r["flash"] <= r["flash_max"]

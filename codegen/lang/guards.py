@@ -38,19 +38,6 @@ def _narrow(m2, ranges: dict) -> set:
     return {(w.rule_index, w.sum) for w in sum_widths(m2, None, ranges) if w.bits == 32}
 
 
-def lowered_copies(m):
-    """(the wide copy's lowered model -- widths.lowered(m) --, Guard, the
-    guarded copy's) for the C, the rules rewritten once for both; Guard and
-    the guarded copy are None where there is no guard."""
-    from .offsets import offset
-    from .roots import rooted
-    from .widths import narrowed
-
-    m2, res, _ = rooted(offset(m))
-    g = _guard(m, m2, res)
-    return (narrowed(m2, res), *g) if g else (narrowed(m2, res), None, None)
-
-
 def guarded(m):
     """(Guard, the guarded copy's lowered model) for m, or None when no
     parameter's narrower maximum makes another sum 32-bit."""

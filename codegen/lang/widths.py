@@ -198,10 +198,12 @@ class Widths(Pass):
 
 
 def lowered(m):
-    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
-    sums of positions taken as offsets (offsets.py), exact magnitudes compared
-    as squares (roots.py), then the neighbour sums narrowed where the analysis
-    of those rules proves 32 bits enough."""
+    """The shared passes' result (codegen/passes/shared.py: Offsets, Roots,
+    Widths, run by pipeline.run for the targets): sums of positions taken as
+    offsets (offsets.py), exact magnitudes compared as squares (roots.py),
+    then the neighbour sums narrowed where the analysis of those rules proves
+    32 bits enough. What the simulator's kernel prints and the C target's
+    own passes start from; for the reports and tests (one call, no Lowered)."""
     from .offsets import offset
     from .roots import rooted
 
