@@ -29,6 +29,8 @@ def spec_hash(spec: Spec) -> str:
     data = spec.model_dump(mode="json")
     if not data.get("rule_defs"):  # specs without rules of their own keep the hash they always had
         data.pop("rule_defs", None)
+    if data.get("performance", {}).get("optimize") == "fast":  # the default: hashes from before the key stay
+        data["performance"].pop("optimize")
     canon = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
