@@ -322,7 +322,7 @@ def check_spec(spec_path: str, assume: Assumptions | None = None):
     from codegen.spec.loader import load_spec
 
     spec, loc = load_spec(spec_path)
-    m = build_model(spec, spec_path)
+    m = build_model(spec, spec_path, loc)
     rep = analyse(m, assume)
     return rep, error_issues(rep, spec_path, loc)
 
