@@ -446,7 +446,7 @@ def test_default_spec_boids_step_reads_like_the_seed():
     a comment, the sums named after their rules."""
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     step = text[text.index("void boids_step"):]
-    for needle in (# the zones tested in HI:LO (fx_d2_zones: emit_c_pairs.zones_in_hilo)
+    for needle in (# the zones tested in HI:LO (fx_d2_zones: codegen/passes/zones.py zones_in_hilo)
                    "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
                    "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
                    # 32-bit sums (codegen/passes/widths.py: the range analysis proves them at the default capacity),
@@ -471,7 +471,7 @@ def test_zones_in_hilo_only_where_a_and_b_fit_a_word():
     the chain falls back to 64-bit squares where the ranges allow more."""
     from types import SimpleNamespace as NS
 
-    from codegen.targets.c.pairs import zones_in_hilo
+    from codegen.passes.zones import zones_in_hilo
 
     def m(vmax, pmin=0):
         ps = {"v": NS(min_raw=0, max_raw=vmax), "p": NS(min_raw=pmin, max_raw=2**20)}

@@ -1,6 +1,7 @@
 """The import graph of codegen/ and pysim/, read from the source with ast
-(imports inside functions included): no cycles, and the runtime (pysim, its
-GUI included) never imports the generator (codegen)."""
+(imports inside functions included): no cycles, the runtime (pysim, its
+GUI included) never imports the generator (codegen), and a pass never
+depends on a printer (codegen.passes imports nothing of codegen.targets)."""
 from __future__ import annotations
 
 import ast
@@ -120,3 +121,18 @@ def test_package_inits_import_nothing():
     bad = [name for name, (p, is_pkg) in modules().items()
            if is_pkg and any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(ast.parse(p.read_text())))]
     assert not bad, f"packages whose __init__ imports: {bad}"
+
+
+def test_passes_never_import_a_target():
+    """A pass decides and records (codegen/passes/pipeline.py's Lowered); a
+    target prints, or lists passes of its own beside it: so codegen.targets
+    may import codegen.passes, never the other way round."""
+    bad = sorted(f"{a} -> {b}" for a, deps in graph().items() for b in deps
+                 if a.startswith("codegen.passes.") and b.startswith("codegen.targets"))
+    assert not bad, "passes import targets: " + ", ".join(bad)
+
+
+def test_the_layering_rule_sees_a_pass_importing_a_target():
+    src = "from codegen.targets.c import pairs\n"
+    known = {"codegen", "codegen.targets", "codegen.targets.c", "codegen.targets.c.pairs"}
+    assert imported(ast.parse(src), "codegen.passes.x", False, known) == {"codegen.targets.c.pairs"}

@@ -13,8 +13,8 @@ import pytest
 
 from codegen.targets.pic32.budget.measure import build_host_driver, render_variant
 from codegen.passes import pairs_once
-from codegen.targets.c.emit import FlockC
-from codegen.passes.widths import lowered
+from codegen.targets.c import ring
+from codegen.targets.pic32.pass_list import flock_c_copies, lower
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
 from codegen.spec.loader import load_spec
@@ -42,8 +42,9 @@ def _spec(tmp_path: Path, capacity: int, grid: bool, visual_range: int = 20, **d
 
 
 def _refusal(spec: Path) -> str | None:
-    m = checked_model(spec)
-    return pairs_once.refusal(FlockC(m, lowered(m)))
+    low = lower(checked_model(spec))
+    assert low.ring is None if low.refusal else low.ring is not None  # what the pass recorded
+    return pairs_once.refusal(low.fast_m)
 
 
 def test_which_rules_visit_each_pair_once(tmp_path):
@@ -66,13 +67,17 @@ def test_the_ring_is_a_power_of_two_and_its_entry_planes_of_a_boid(tmp_path):
     assert pairs_once.ring_size(500, 64) == 128 and pairs_once.ring_size(500, 64) * 64 <= pairs_once.RING_BYTES
     # a 16-byte boid: the entry in planes of 16 B, found from the boid's address
     m = checked_model(_spec(tmp_path, 500, grid=True))
-    fc = FlockC(m, lowered(m), once=True)
-    fs, planes = pairs_once.fields(fc), pairs_once.planes(fc)
-    assert pairs_once.boid_bytes(fc) == 16 and pairs_once.by_address(fc)
+    low = lower(m)
+    plan, fc = low.ring, flock_c_copies(m, low)[2]
+    fs, planes = pairs_once.fields(low.fast_m), plan.planes
+    assert fc.boid_bytes == 16 and plan.plane_bytes == 16 and plan.by_address
     assert [f for pl in planes for f in pl] == fs and len(planes) > 1
-    assert all(sum(8 if t == "fx_acc" else 4 for t, _ in pl) <= 16 for pl in planes)
-    assert pairs_once.entry_bytes(fc) == 16 * len(planes)
-    text = "\n".join(pairs_once.typedef(fc))
+    assert all(sum(bits // 8 for bits, _ in pl) <= 16 for pl in planes)
+    assert plan.entry_bytes == 16 * len(planes) and plan.size == pairs_once.ring_size(500, plan.entry_bytes)
+    # printed: the plan's fields under the printer's names, in its order
+    assert [t for t, _ in ring.fields(fc)] == [{64: "fx_acc", 32: "fx_acc32"}[b] if k[0] == "sum" else "int32_t"
+                                               for b, k in fs]
+    text = "\n".join(fc.ring_typedef)
     assert "(uintptr_t)(at) & ((BOIDS_PAIR_RING - 1u) * sizeof(boid_t))" in text
     # a boid with a state field (20 B): one plane, the entry padded to a power of two, found by its slot
     from .test_issue_examples import FLOCK_PARAMS, FLOCK_RULES
@@ -81,13 +86,14 @@ def test_the_ring_is_a_power_of_two_and_its_entry_planes_of_a_boid(tmp_path):
     spec = examples_spec(tmp_path, "boids.yaml", "st", FLOCK_PARAMS, FLOCK_RULES, "performance: {grid: true}\n")
     spec.write_text(spec.read_text().replace("update_order: sequential", "update_order: synchronous"))
     m = checked_model(spec)
-    fc = FlockC(m, lowered(m), once=True)
-    assert pairs_once.refusal(fc) is None and fc.once
-    assert pairs_once.boid_bytes(fc) == 20 and not pairs_once.by_address(fc)
-    assert pairs_once.planes(fc) == [pairs_once.fields(fc)]
-    size = pairs_once.entry_bytes(fc)
-    assert size & (size - 1) == 0 and size >= sum(8 if t == "fx_acc" else 4 for t, _ in pairs_once.fields(fc))
-    assert "((at) - others) & (BOIDS_PAIR_RING - 1)" in "\n".join(pairs_once.typedef(fc))
+    low = lower(m)
+    plan, fc = low.ring, flock_c_copies(m, low)[2]
+    assert low.refusal is None and fc.once
+    assert fc.boid_bytes == 20 and not plan.by_address
+    assert plan.planes == (tuple(pairs_once.fields(low.fast_m)),)
+    size = plan.entry_bytes
+    assert size & (size - 1) == 0 and size >= sum(bits // 8 for bits, _ in pairs_once.fields(low.fast_m))
+    assert "((at) - others) & (BOIDS_PAIR_RING - 1)" in "\n".join(fc.ring_typedef)
 
 
 def _frames(spec: Path, work: Path, n: int) -> tuple[int, int]:

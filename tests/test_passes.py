@@ -80,14 +80,20 @@ def test_each_c_pass_prints_its_layout_only_when_it_ran(monkeypatch, name):
             assert mark in without, (name, other)
 
 
-IR_PASS_MODULES = {"widths", "guards", "offsets", "roots", "c_positions"}
+# every pass module but pipeline (its Lowered and Pass types are what the printer reads)
+PASS_MODULES = {p.stem for p in (ROOT / "codegen" / "passes").glob("*.py")} - {"__init__", "pipeline"}
 
 
-def test_the_c_emitter_does_not_call_the_ir_passes():
-    """The printer gets the rules' IR as the passes left it (Lowered): no
-    module of it imports a pass that rewrites the IR or copies the step."""
-    for name in ("emit", "pairs", "names", "expr", "mirror"):
-        tree = ast.parse((ROOT / "codegen" / "targets" / "c" / f"{name}.py").read_text())
+def test_the_c_emitter_does_not_call_the_passes():
+    """The printer gets the rules' IR as the passes left it and what they
+    decided (Lowered): no module of codegen/targets/c/ imports a pass
+    module, only pipeline's types."""
+    assert PASS_MODULES >= {"widths", "guards", "offsets", "roots", "c_positions", "pairs_once", "window_sums",
+                            "mean_table", "zones"}
+    printer = sorted((ROOT / "codegen" / "targets" / "c").glob("*.py"))
+    assert {p.stem for p in printer} >= {"emit", "pairs", "names", "expr", "mirror", "ring", "window", "means"}
+    for path in printer:
+        tree = ast.parse(path.read_text())
         imported = set()  # the modules named, fully (from codegen.passes import x: codegen.passes.x too)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
@@ -95,7 +101,37 @@ def test_the_c_emitter_does_not_call_the_ir_passes():
             elif isinstance(node, ast.Import):
                 imported |= {a.name for a in node.names}
         imported = {m.rpartition(".")[2] for m in imported if m.startswith("codegen.passes.")}
-        assert not imported & IR_PASS_MODULES, (name, imported & IR_PASS_MODULES)
+        assert not imported & PASS_MODULES, (path.name, imported & PASS_MODULES)
+
+
+def test_the_printer_prints_what_the_passes_recorded():
+    """Each decision is read from Lowered, not made again while printing:
+    change the record and the print follows."""
+    from dataclasses import replace
+
+    m = load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True)
+    low = pass_list.lower(m)
+    assert low.ring and low.window and low.zones_hilo and low.zone_apart and low.mean_entries == 501
+    assert low.mirror_sched and low.loads_hint
+
+    def fast(**changed):
+        fc = pass_list.flock_c_copies(m, replace(low, **changed))[2]
+        return "\n".join(fc.pair_lines + fc.pair_lines_apart + fc.ring_typedef + fc.mean_table
+                         + sum((c for _, c in fc.apply), [])), fc
+
+    text, fc = fast()
+    assert "fx_d2_zones" in text and fc.window is not None and fc.apart and "boids_recip" in text
+    assert "FX_LOADED(was_" in text and "FX_LOADED(o->" in text
+    assert "fx_d2_zones" not in fast(zones_hilo=False)[0]
+    assert fast(window=None)[1].window is None and fast(zone_apart=False)[1].apart is None
+    assert "boids_recip" not in fast(mean_entries=None)[0]
+    assert "FX_LOADED(was_" not in fast(mirror_sched=None)[0]
+    assert "FX_LOADED(o->" not in fast(loads_hint=None)[0]
+    # a ring of other planes: printed as recorded
+    one = replace(low.ring, planes=(sum(low.ring.planes, ()),), plane_bytes=64, by_address=False)
+    text, fc = fast(ring=one)
+    assert "pair_plane1_t" not in text and "/* plane 0: 64 B */" in text and "((at) - others)" in text
+    assert not fast(ring=None)[1].once
 
 
 def test_the_shared_passes_are_what_the_simulator_reads():

@@ -1,10 +1,10 @@
 """The mirror's additions to the ring entry, software-pipelined
-(codegen/passes/ring_sched.py): each field loaded two statements ahead and
+(codegen/targets/pic32/ring_sched.py): each field loaded two statements ahead and
 held there (FX_LOADED), the same stores in the same order; what it cannot move stays as written. The
 bits are the parity tests' (every spec that visits each pair once)."""
 from __future__ import annotations
 
-from codegen.passes.ring_sched import pipelined
+from codegen.targets.pic32.ring_sched import pipelined
 
 
 class _Plan:
@@ -63,7 +63,7 @@ def test_what_it_cannot_move_stays():
 
 def test_the_others_fields_load_ahead_of_the_first_add():
     # each field of the other boid once, in the order read, but its position (the visit loaded it)
-    from codegen.targets.c.pairs import loads_ahead
+    from codegen.targets.pic32.gcc_o1 import loads_ahead
     body = ["n_visual++;", "/* alignment */", "alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);",
             "alignment_sum_vy = fx_add(alignment_sum_vy, o->vy);", "cohesion_sum_x = fx_add(cohesion_sum_x, o->x);",
             "if (o->st_mood > 0) s = fx_add(s, o->vx);"]

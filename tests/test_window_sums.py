@@ -13,6 +13,7 @@ from codegen.targets.pic32.pass_list import flock_c_copies
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
 from codegen.passes import window_sums
+from codegen.lang.zone_groups import zone_form
 
 from .conftest import DEFAULT_SPEC, require_tool
 from .mutants import parity_of_mutant
@@ -29,12 +30,14 @@ def test_the_visual_group_sums_its_window(tmp_path):
     wide, guard, fast = flock_c_copies(checked_model(grid_spec(tmp_path, 500, grid=True)))
     g = fast.window
     assert guard is not None and fast.once and g is not None and g.count == "n_visual"
-    assert [(r.name, s, f, sign) for r, s, f, sign in window_sums.terms(g)] == [
+    m = fast.m
+    assert fast.plan.window.key == g.key  # the pass's choice, printed
+    assert [(m.rules[p].name, s, f, sign) for p, s, f, sign in fast.plan.window.terms] == [
         ("alignment", "sum_vx", "vx", 1), ("alignment", "sum_vy", "vy", 1),
         ("cohesion", "sum_x", "x", 1), ("cohesion", "sum_y", "y", 1)]
     # separation adds dx (the pair's, not a field of the other): not a window sum
-    sep = next(x for x in fast.groups.values() if x.name == "protected")
-    assert window_sums.terms(sep) is None
+    sep = next(x for x in zone_form(m.rules).groups if x.base == "protected")
+    assert window_sums.terms(m, sep) is None
     # the wide copy (64-bit sums, the full loop) and brute force have no window
     assert wide.window is None
     assert flock_c_copies(checked_model(grid_spec(tmp_path, 500, grid=False)))[2].window is None

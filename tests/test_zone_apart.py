@@ -1,5 +1,5 @@
 """The once-only grid loop's pairs known outside the protected zone
-(emit_c_pairs.apart_from): d2 < protected^2 needs |dx| and |dy| below the
+(codegen/passes/zones.py apart_from): d2 < protected^2 needs |dx| and |dy| below the
 protected range, so the own band after the boid (x sorted) drops the
 protected test once o->x - x reaches it, and the band below (o->y > y) once
 o->y - y does. Where it applies, the C, and bit-exactness with the simulator,

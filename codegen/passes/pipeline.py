@@ -15,8 +15,13 @@ Two kinds, by what they change:
               ones it wants (codegen/targets/pic32/pass_list.py).
 
 A pass's `run` takes a Lowered and returns the next one; what it decided
-is recorded there (`on`: the names of the passes that ran) before the C
-emitter prints, and the emitter reads only that.
+is recorded there (the ring's layout, the window's group and terms, the
+mean table, the zones' choice; `on`: the names of the passes that ran)
+before the C emitter prints, and the emitter reads only that: it imports
+no pass module but this one. A target's scheduling that rewrites printed
+lines (codegen/targets/pic32/ring_sched.py) is recorded as the function
+to apply (mirror_sched, loads_hint), so the printer calls what the target
+handed it, not a pass.
 """
 from __future__ import annotations
 
@@ -36,7 +41,15 @@ class Lowered:
     res        the range analysis of `rooted` (ranges.py)
     found      roots.py's Rooted records (the magnitudes rewritten)
     guard      guards.Guard, and `guarded`, the guarded copy's model
-    once       the fast copy visits each pair once (pairs_once)
+    once       pairs_once ran: the fast copy is to visit each pair once
+    refusal    why the rules do not allow it (None: they do; pairs_once.refusal)
+    ring       pairs_once's RingPlan: the ring's size and entry layout (None: no ring)
+    zones_hilo the seed's zone chain tests through fx_d2_zones (zones.ZonesHiLo)
+    zone_apart pairs apart by |dx| or |dy| skip the protected test (zones.ZoneApart)
+    window     window_sums' WindowPlan: the group and its terms (None: none)
+    mean_entries  mean_table's table length (None: the means divide)
+    mirror_sched  a target's scheduling of the mirror's lines (ring_sched), or None
+    loads_hint    a target's load hints before a visit's lines (gcc_o1_hints), or None
     on         names of the passes that ran, in order
     shared     the model after the last "ir" pass: what the simulator's kernel
                prints (the shared passes' result, whatever the C's list adds)
@@ -50,6 +63,14 @@ class Lowered:
     guard: object = None
     guarded: object = None
     once: bool = False
+    refusal: str | None = None
+    ring: object = None
+    zones_hilo: bool = False
+    zone_apart: bool = False
+    window: object = None
+    mean_entries: int | None = None
+    mirror_sched: object = None
+    loads_hint: object = None
     on: tuple = field(default_factory=tuple)
     shared: object = None
 

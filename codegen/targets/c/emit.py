@@ -27,26 +27,28 @@ Expressions and statements: codegen/targets/c/expr.py.
 
 Passes. FlockC prints a model the passes have already lowered (the rules'
 IR as the C target's pass list left it: codegen/passes/pipeline.py,
-codegen/targets/pic32/pass_list.py); which of the printer's layouts it
-uses is `on`, the names of the passes that ran (PRINT_SWITCHES).
+codegen/targets/pic32/pass_list.py) and what they decided, recorded on
+their Lowered (`plan`): the ring (ring.py), the zones' tests (pairs.py),
+the window's group (window.py), the mean table (means.py), a target's
+scheduling (mirror_sched, loads_hint). It imports no pass but pipeline's
+types, and no decision is made here.
 """
 from __future__ import annotations
 
 import re
 
-from codegen.targets.c import pairs
-from codegen.passes import mean_table
-from codegen.passes import pairs_once
-from codegen.passes import window_sums
+from codegen.lang.zone_groups import boid_bytes, zone_form
+from codegen.passes.pipeline import Lowered
+from codegen.targets.c import means, pairs, ring, window
 from codegen.targets.c.expr import EmitError, block, expr
 from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from codegen.targets.c.pairs import Group
 from codegen.lang.ir import Type
 
-# The passes (by name) whose results are layouts of the printed loop, read here
-# and in emit_c_pairs.py / the templates: zones_hilo (fx_d2_zones), zone_apart (the
-# once-only grid's pairs apart), window_sums, mean_table, ring_sched and gcc_o1_hints
-# (FX_LOADED / FX_LIKELY: GCC -O1's scheduling); pairs_once arrives as `once`.
+# The passes whose records (on Lowered) are layouts of the printed loop: zones_hilo
+# (fx_d2_zones), zone_apart (the once-only grid's pairs apart), window_sums, mean_table,
+# ring_sched and gcc_o1_hints (FX_LOADED / FX_LIKELY: GCC -O1's scheduling); pairs_once's
+# ring arrives with `once`.
 PRINT_SWITCHES = ("zones_hilo", "zone_apart", "window_sums", "mean_table", "ring_sched", "gcc_o1_hints")
 
 
@@ -58,13 +60,19 @@ class FlockC:
         """The lines indented by n spaces, joined (for the templates)."""
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
-    def __init__(self, m, low=None, once: bool = False, on=PRINT_SWITCHES) -> None:
+    def __init__(self, m, low=None, once: bool = False, plan: Lowered | None = None) -> None:
         # `low`: m as the passes left it (offsets, roots, widths, and the C's own c_positions;
-        # guards.py's guarded copy for that copy); `on`: the passes that ran (PRINT_SWITCHES)
+        # guards.py's guarded copy for that copy); `plan`: what the passes decided (None: nothing,
+        # the plain loop); `once`: this is the copy that visits each pair once, if the plan has a ring
         m = low if low is not None else m
+        plan = plan if plan is not None else Lowered(source=m, m=m)
         self.m = m
-        self.on = frozenset(on)
-        self.hints = "gcc_o1_hints" in self.on  # FX_LOADED / FX_LIKELY (the templates read it too)
+        self.plan = plan
+        self.on = frozenset(plan.on)
+        self.mirror_sched = plan.mirror_sched  # the mirror's lines scheduled by the target (mirror.py)
+        self.loads_hint = plan.loads_hint  # the target's hints before a visit's lines (pairs.py)
+        self.hints = plan.loads_hint is not None  # FX_LOADED / FX_LIKELY (the templates read it too)
+        self.mean_entries = plan.mean_entries  # the means' table (means.py), None: they divide
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
         self.reads_index = False  # a rule reads the boid's index (names.RuleNames)
@@ -82,40 +90,41 @@ class FlockC:
         self.rules = rules
         self._zones(rules)
         self._state(rules)
-        self.boid_bytes = pairs_once.boid_bytes(self)
+        self.boid_bytes = boid_bytes(m.rules)
         self._sums(rules)
-        # each pair once (pairs_once.py): asked for, and the rules allow it
-        self.once = once and pairs_once.refusal(self) is None
+        # each pair once (pairs_once.py): asked for, and the rules allow it (the pass's ring)
+        self.once = once and plan.ring is not None
         # the once-only grid's protected range as a word: |dx| or |dy| at least it rules the zone out
         self.apart = None
         self.visual_hi = None  # visual^2's high word, where the window's pairs apart test by it (below)
-        if self.once and self.grid and "zone_apart" in self.on and pairs.apart_from(self):
+        if self.once and self.grid and plan.zone_apart:
             self.apart = self.zone_hilo.r if self.zone_hilo else self._alloc("zone_near")
             if not self.zone_hilo:
                 self.step_consts.append(f"const fx {self.apart} = P->{self.zone_range['protected']};")
         # x y vx vy in the pair loop are still the frame's start (no before writes them):
         # the mirror reads the boid from them, not from memory
         self.start_locals = not any(r.ir.before for r in rules)
-        self.ring = pairs_once.ring_size(m.spec.flock.capacity, pairs_once.entry_bytes(self)) if self.once else 0
+        self.ring = plan.ring.size if self.once else 0
+        self.ring_planes = ring.named_planes(self, plan.ring) if self.once else []
         # a ring short of the capacity: the copy may refuse a frame, and the full loop runs it
         self.refuses = self.once and self.ring < m.spec.flock.capacity
         if self.once:
-            self.boid_decls = pairs_once.boid_decls(self, "me" if self.grid else "others + i")
-        self.ring_typedef = pairs_once.typedef(self) if self.once else []
+            self.boid_decls = ring.boid_decls(self, "me" if self.grid else "others + i")
+        self.ring_typedef = ring.typedef(self, plan.ring) if self.once else []
         self.return_lines = (["b->vx = vx;", "b->vy = vy;"]
                              + [f"b->{s.field} = {s.local};" for s in self.state]
                              + ["continue; /* return: no later code runs, the boid does not move */"])
         self.before = [(r.name, self._boid_block(r, "before")) for r in rules if r.ir.before]
         self.apply = [(r.name, self._apply(r)) for r in rules]
         self.pair_lines = pairs.pair_lines(self)
-        # the own band by its window's sums (window_sums.py): the once-only grid loop's
-        self.window = window_sums.group(self) if "window_sums" in self.on else None
+        # the own band by its window's sums (window_sums.py chose the group): the once-only grid loop's
+        self.window = self.groups[plan.window.key] if self.once and self.grid and plan.window else None
         if self.window:
             self.pair_lines_window = pairs.pair_lines(self, self.window)
-            self.window_walk = window_sums.walk(self, self.window)
-            self.window_corrections = window_sums.corrections(self, self.window)
-            self.window_struct = window_sums.struct(self.window)
-            self.window_reset = window_sums.reset(self.window)
+            self.window_walk = window.walk(self, plan.window)
+            self.window_corrections = window.corrections(self, plan.window)
+            self.window_struct = window.struct(plan.window)
+            self.window_reset = window.reset(plan.window)
         # and apart: the once-only grid's pairs known outside the protected zone (pairs.apart_from);
         # the window's among them test visual^2 by d2's high word (fx_d2_hi: a compare, not an msub)
         if self.window and self.apart and self.zone_hilo:
@@ -128,11 +137,11 @@ class FlockC:
         self.after_pairs = pairs.after_pairs(self)
         self.predator_motion = self._predator_motion() if m.spec.predators else []
         # the 32-bit means' reciprocals, if the code printed above divides by a count (mean_table.py)
-        self.mean_table = mean_table.lines(m.spec.flock.capacity, self.means_called) if "mean_table" in self.on else []
+        self.mean_table = means.lines(self.mean_entries, self.means_called) if self.mean_entries else []
 
     # --- names -----------------------------------------------------------
     def mean_recip(self, count: str) -> str:
-        """The reciprocal a 32-bit mean by `count` multiplies by (mean_table.py).
+        """The reciprocal a 32-bit mean by `count` multiplies by (means.py).
         A boid group's count is final once the pair loop ends, so its
         reciprocal is looked up once a boid, into a local (recip_decls,
         printed after the loop; GCC at -O1 would load it at every mean);
@@ -162,34 +171,21 @@ class FlockC:
 
     # --- zones -----------------------------------------------------------
     def _zones(self, rules) -> None:
-        self.zone_range: dict = {}  # 'protected' / 'visual' -> range parameter
-        self.radius: list = []  # (param, coincident) tests, first use first
-        groups: dict = {}
-        for r in rules:
+        for r in rules:  # rules over other kinds: their own loop (pairs.entity_rule)
             nb = r.ir.neighbours
-            if nb is None:
-                continue
-            if nb.of != "boids":
+            if nb is not None and nb.of != "boids":
                 if nb.of not in KINDS:
                     raise EmitError(f"rule {r.name}: neighbours of {nb.of}")
                 r.count = f"n_{nb.of}" if r.ir.reads_apply.count else None
-                continue
-            param = r.refs[nb.within]
-            if nb.zone:
-                self.zone_range.setdefault(nb.zone, param)
-                test = ("seed", nb.zone)
-                base = nb.zone + ("" if nb.coincident else "_apart")
-            else:
-                if (param, nb.coincident) not in self.radius:
-                    self.radius.append((param, nb.coincident))
-                test = ("radius", param, nb.coincident)
-                base = ("r_" if not nb.coincident else "in_") + param
-            key = (test, nb.coincident, nb.pick)
-            if key not in groups:
-                groups[key] = Group(key, base + ("_nearest" if nb.pick == "nearest" else ""))
-            g = groups[key]
-            g.rules.append(r)
-            r.group = key
+        form = zone_form(self.m.rules)  # the groups over boids (codegen/lang/zone_groups.py), named here
+        self.zone_range = dict(form.zone_range)  # 'protected' / 'visual' -> range parameter
+        self.radius = list(form.radius)  # (param, coincident) tests, first use first
+        groups: dict = {}
+        for zg in form.groups:
+            g = groups[zg.key] = Group(zg.key, zg.base)
+            for p in zg.rules:
+                g.rules.append(rules[p])
+                rules[p].group = zg.key
         self.groups = groups
         for g in groups.values():
             if any(r.ir.reads_apply.count for r in g.rules):
@@ -211,9 +207,9 @@ class FlockC:
                 c.append(f"const fx seed_box = P->{self.seed_box};")
             c.append(f"fx box = {'seed_box' if self.seed_box else 'P->' + radius_params[0]};")
             c += [f"const uint64_t {self.r2[p]} = fx_sq64(P->{p});" for p in radius_params]
-        # the names fx_d2_zones works with, where it tests the zones (emit_c_pairs.ZoneHiLo)
+        # the names fx_d2_zones works with, where the zones_hilo pass chose it (pairs.ZoneHiLo)
         self.zone_hilo = None
-        if "zones_hilo" in self.on and pairs.zones_in_hilo(self.m, self.zone_range):
+        if self.plan.zones_hilo:
             z = self.zone_hilo = pairs.ZoneHiLo(*(self._alloc(n) for n in
                                                   ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")))
             pr, vr = self.zone_range["protected"], self.zone_range["visual"]

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from pysim.fxdecimal import to_raw_exact
 
-from codegen.passes.mean_table import CALLS as RECIP_CALLS
+from codegen.targets.c.means import CALLS as RECIP_CALLS
 from codegen.lang.ir import POSITIONS_ABOUT, Accumulate, Assign, Const, If, Op, Ref, Return, Type
 from codegen.lang.ops import OPS
 
@@ -215,7 +215,7 @@ def expr(e, names: Names) -> tuple[str, int]:
     if len(args) != OPS[op].arity:
         raise EmitError(f"op {op} takes {OPS[op].arity} arguments, got {len(args)}")
     texts = [expr(a, names)[0] for a in args]
-    if fn in RECIP_CALLS:  # mean_table.py: the count's reciprocal, looked up once where it can be
+    if fn in RECIP_CALLS:  # means.py: the count's reciprocal, looked up once where it can be
         texts.append(names.mean_recip(texts[1]))
     return f"{fn}({', '.join(texts)})", ATOM
 

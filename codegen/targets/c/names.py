@@ -31,7 +31,7 @@ hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_wi
 band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
 k_best d2_best r2 a q me ord ord_end slot band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
-""".split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)}  # 8: pairs_once.MAX_PLANES | {f"pair_plane{k}_t" for k in range(8)}
+""".split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)}  # 8: codegen/passes/pairs_once.py's MAX_PLANES | {f"pair_plane{k}_t" for k in range(8)}
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
 # What a rule's C block may reference without spelling it: macro expansions
 # (BOIDS_MAG -> fx_hypot / fx_amb((x), (y), ((fx)alpha), ...)) and the types.
@@ -134,7 +134,7 @@ class Rule:
 class RuleNames(Names):
     """Names of one rule at one place: `where` is boid (before, apply), pair
     (each over boids), mirror (each over boids from the other boid's side:
-    codegen/passes/pairs_once.py), entity (each over another kind), init (a
+    codegen/targets/c/mirror.py), entity (each over another kind), init (a
     state's initial value at spawn) or predator (predators_step)."""
 
     def __init__(self, plan, rule: Rule, block_name: str, where: str) -> None:
@@ -185,7 +185,7 @@ class RuleNames(Names):
     def sum(self, name):
         if name in self.rule.sums:
             if self.where == "mirror":
-                from codegen.passes.pairs_once import ref
+                from codegen.targets.c.ring import ref
 
                 return ref(self.plan, "q", self.rule.sums[name])
             return self.rule.sums[name]
@@ -195,11 +195,11 @@ class RuleNames(Names):
         return self.plan.return_lines
 
     def mean32(self, op):
-        if "mean_table" not in self.plan.on:  # the mean divides (fx_acc32_mean: the M4K's div)
+        if self.plan.mean_entries is None:  # the mean divides (fx_acc32_mean: the M4K's div)
             return super().mean32(op)
-        from codegen.passes.mean_table import call
+        from codegen.targets.c.means import call
 
-        fn = call(op, self.plan.m.spec.flock.capacity)
+        fn = call(op)  # the table's (mean_table recorded its length)
         self.plan.means_called.add(fn)
         return fn
 

@@ -5,7 +5,6 @@ predators, obstacles or food, run at its turn just before its apply.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -86,20 +85,9 @@ def each(plan, r: Rule) -> list:
     return finish(wrap(lines, r.name), r.prefix)
 
 
-_OTHER_FIELD = re.compile(r"\bo->([A-Za-z_]\w*)")
-
-
-def loads_ahead(lines: list) -> list:
-    """FX_LOADED (fixed.h) for each field of the other boid the lines read,
-    but its position (the visit loaded it): all loaded before the first add,
-    none waits a cycle for its load (at -O1 GCC sinks each to its use)."""
-    fields = dict.fromkeys(f for ln in lines for f in _OTHER_FIELD.findall(ln) if f not in ("x", "y"))
-    return [f"FX_LOADED(o->{f});" for f in fields]
-
-
 def branch(plan, groups: list, window=None) -> list:
     """The body of one zone test: dist if read, then each group (the window
-    group, window_sums.py: nothing, and the visit ends)."""
+    group, codegen/passes/window_sums.py: nothing, and the visit ends)."""
     out, tail = [], []
     if any("dist" in r.ir.reads_each.pair for g in groups if not g.near for r in g.rules):
         out.append("const fx dist = fx_hypot(dx, dy);")
@@ -122,7 +110,7 @@ def branch(plan, groups: list, window=None) -> list:
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:
             body += each(plan, r)
-        body = (loads_ahead(body) if plan.hints else []) + body
+        body = (plan.loads_hint(body) if plan.loads_hint else []) + body  # PIC32: gcc_o1.loads_ahead
         if plan.once:
             body += mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
@@ -142,21 +130,9 @@ class ZoneHiLo(NamedTuple):
     v: str = "seed_box"
 
 
-def zones_in_hilo(m, zone_range: dict) -> bool:
-    """Whether the seed's zone chain tests through fx_d2_zones (fixed.h):
-    both zones, and visual - protected, visual + protected in a word over
-    the parameters' whole ranges (the op's a and b). Saves the two 64-bit
-    squares' four registers and compares (issue 16: the M4K's pair loop)."""
-    if not {"protected", "visual"} <= set(zone_range):
-        return False
-    p, v = m.param(zone_range["protected"]), m.param(zone_range["visual"])
-    ends = (v.min_raw - p.max_raw, v.max_raw - p.min_raw, v.min_raw + p.min_raw, v.max_raw + p.max_raw)
-    return all(-(2**31) <= e < 2**31 for e in ends)
-
-
 def _likely(test: str, likely: bool, hints: bool = True) -> str:
     """A zone test most pairs pass, laid out as the fall-through (FX_LIKELY):
-    the window group's (window_sums.py; most own-band pairs pass it and end
+    the window group's (window.py; most own-band pairs pass it and end
     their visit there: 16 k cycles a frame on the M4K's 500-boid grid) and
     the visual test of pairs known apart from the protected zone (inside the
     box, most are within the visual range: 4,681 of the band below's 5,884;
@@ -165,24 +141,12 @@ def _likely(test: str, likely: bool, hints: bool = True) -> str:
     return f"FX_LIKELY({test})" if likely and hints else test
 
 
-def apart_from(plan) -> bool:
-    """Whether the pair loop may compare |dx| or |dy| with the protected
-    range to know a pair outside the protected zone (d2 < protected^2 needs
-    both below it): the chain has a protected and a visual group, and the
-    protected range cannot be negative (then |dx| >= it would not rule its
-    square out). The once-only grid loop then visits the pairs it rules out
-    without the protected test (pair_lines' apart; flock_step_grid.j2)."""
-    tests = {g.key[0] for g in plan.groups.values()}
-    return ({("seed", "protected"), ("seed", "visual")} <= tests
-            and plan.m.param(plan.zone_range["protected"]).min_raw >= 0)
-
-
 def pair_lines(plan, window=None, apart=False) -> list:
     """The pair loop's body after the box test: the seed's zone chain
     (inside the seed's own box when radius zones widen the loop's), then one
     test per radius zone. `window`: the group the own band's window sums
-    (window_sums.py), whose branch ends the visit. `apart`: the pair is
-    known outside the protected zone (apart_from), so the chain is the
+    (window.py), whose branch ends the visit. `apart`: the pair is known
+    outside the protected zone (codegen/passes/zones.py), so the chain is the
     visual test alone."""
     if not plan.has_pairs:
         return []

@@ -1,22 +1,41 @@
 """Passes that exist only for GCC -O1's scheduling on the M4K (the free
 XC32's level): without them the same C computes the same bits, a few
 cycles slower a pair. They belong to the PIC32 target; another compiler or
-core would list its own."""
+core would list its own. Each records on Lowered the rewrite of printed
+lines it wants (its logic here and in ring_sched.py); the C printer applies
+the function it finds there, and prints the bare lines when there is none."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from codegen.passes.pipeline import Pass
+from codegen.targets.pic32.ring_sched import pipelined
+
+_OTHER_FIELD = re.compile(r"\bo->([A-Za-z_]\w*)")
+
+
+def loads_ahead(lines: list) -> list:
+    """FX_LOADED (fixed.h) for each field of the other boid the lines read,
+    but its position (the visit loaded it): all loaded before the first add,
+    none waits a cycle for its load (at -O1 GCC sinks each to its use)."""
+    fields = dict.fromkeys(f for ln in lines for f in _OTHER_FIELD.findall(ln) if f not in ("x", "y"))
+    return [f"FX_LOADED(o->{f});" for f in fields]
 
 
 class RingSched(Pass):
     """ring_sched: the once-only mirror's additions to the other boid's
     ring entry are software-pipelined, each field loaded two statements
-    before its add (codegen/passes/ring_sched.py), so no add waits a
+    before its add (codegen/targets/pic32/ring_sched.py), so no add waits a
     load-use cycle (GCC -O1 keeps source order).
 
     Assumes: pairs_once. Preserves: every bit: the same loads, adds and
     stores per field, in the same order per field."""
     name = "ring_sched"
     only_for = "GCC -O1 (M4K)"
+
+    def apply(self, low):
+        return replace(low, mirror_sched=pipelined)
 
 
 class GccO1Hints(Pass):
@@ -29,3 +48,6 @@ class GccO1Hints(Pass):
     are `((void)0)` / the bare test outside GCC."""
     name = "gcc_o1_hints"
     only_for = "GCC -O1 (M4K)"
+
+    def apply(self, low):
+        return replace(low, loads_hint=loads_ahead)

@@ -45,6 +45,6 @@ def flock_c_copies(m, low=None):
     visits each pair once where the rules allow (pairs_once.py). In plain
     both are the one full loop."""
     low = low if low is not None else lower(m)
-    full = FlockC(m, low.m, on=low.on)
-    fast = FlockC(m, low.fast_m, once=low.once, on=low.on) if low.once or low.guard is not None else full
+    full = FlockC(m, low.m, plan=low)
+    fast = FlockC(m, low.fast_m, once=low.once, plan=low) if low.once or low.guard is not None else full
     return full, low.guard, fast

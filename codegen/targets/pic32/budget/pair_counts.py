@@ -63,7 +63,7 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
     pvals = dict(zip(pnames, struct.unpack_from(f"<{len(pnames)}i", raw, off + fsize + rsize)))
     mbox = re.search(r"const fx seed_box = P->(\w+);", code) or re.search(r"fx box = P->(\w+);", code)
     box = pvals[mbox.group(1)]
-    # the ranges: squared (fx_sq64), or the zones' radii fx_d2_zones takes (emit_c_pairs.zones_in_hilo)
+    # the ranges: squared (fx_sq64), or the zones' radii fx_d2_zones takes (codegen/passes/zones.py zones_in_hilo)
     rnames = set(re.findall(r"fx_sq64\(P->(\w+)\)", code))
     for pr, vr in re.findall(r"const fx \w+ = P->(\w+), \w+ = fx_sub\(P->(\w+), \w+\)", code):
         rnames |= {pr, vr}

@@ -1,5 +1,6 @@
-"""The mirror's additions to the other boid's ring entry (pairs_once.py),
-software-pipelined: each field is loaded two statements before its add.
+"""The mirror's additions to the other boid's ring entry (pairs_once,
+printed by codegen/targets/c/mirror.py), software-pipelined: each field is
+loaded two statements before its add.
 
 At -O1 GCC emits them in source order, so `q0->s = fx_add(q0->s, e)` is a
 load and, right after it, the add that waits for it: one load-use cycle on
@@ -9,7 +10,10 @@ register spills. Each load is followed by FX_LOADED (fixed.h): a value read
 once would otherwise be sunk back to its add. Only straight runs are moved:
 the statements of the mirror's own block that add to a field of the entry,
 each field once, from values that read no field of the entry. Same loads,
-same stores, in the same order per field: the same bits."""
+same stores, in the same order per field: the same bits.
+
+GCC -O1's alone: the ring_sched pass (gcc_o1.py) records `pipelined` as
+Lowered.mirror_sched, and the C printer applies what it finds there."""
 from __future__ import annotations
 
 import re
