@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from codegen.targets.c.emit import PRINT_SWITCHES
 from codegen.passes.pipeline import contract
 from codegen.passes.shared import SHARED
 from codegen.output.pipeline import load
@@ -39,8 +38,12 @@ def test_the_pass_lists():
     assert [p.stage for p in pass_list.FAST[3:]] == ["c"] * (len(pass_list.FAST) - 3)
     # plain: none of the target's own optimisations, only the magnitude printed as written (where proven)
     assert [p.name for p in pass_list.PLAIN[3:]] == ["roots_as_written"]
-    # the printer's switches are passes of the fast list
-    assert set(PRINT_SWITCHES) <= {p.name for p in pass_list.FAST}
+    # what the printer reads besides the IR: each pass's record on Lowered, set by its pass of the fast list
+    low = pass_list.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True))
+    records = {"pairs_once": "ring", "zones_hilo": "zones_hilo", "zone_apart": "zone_apart", "window_sums": "window",
+               "mean_table": "mean_entries", "ring_sched": "mirror_sched", "gcc_o1_hints": "loads_hint"}
+    assert set(records) <= {p.name for p in pass_list.FAST}
+    assert all(getattr(low, f) for f in records.values())
     # passes for GCC -O1's scheduling say so and live with the PIC32 target
     gcc = [p for p in pass_list.FAST if p.only_for]
     assert {p.name for p in gcc} == {"ring_sched", "gcc_o1_hints"}

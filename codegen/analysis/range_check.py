@@ -239,7 +239,7 @@ def report_lines(rep: RangeReport) -> list[str]:
 def _pair_loop(m) -> list[str]:
     """The pair loop's shape in the C (each pair once, the own band's window sums)."""
     from codegen.targets.pic32.pass_list import flock_c_copies, pass_list
-    from codegen.passes.window_sums import report
+    from codegen.targets.pic32.pair_report import report
 
     _, guard, fast = flock_c_copies(m)
     names = ", ".join(p.name for p in pass_list(m.spec))

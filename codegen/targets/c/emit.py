@@ -45,12 +45,6 @@ from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateFiel
 from codegen.targets.c.pairs import Group
 from codegen.lang.ir import Type
 
-# The passes whose records (on Lowered) are layouts of the printed loop: zones_hilo
-# (fx_d2_zones), zone_apart (the once-only grid's pairs apart), window_sums, mean_table,
-# ring_sched and gcc_o1_hints (FX_LOADED / FX_LIKELY: GCC -O1's scheduling); pairs_once's
-# ring arrives with `once`.
-PRINT_SWITCHES = ("zones_hilo", "zone_apart", "window_sums", "mean_table", "ring_sched", "gcc_o1_hints")
-
 
 class FlockC:
     """The C of a spec's rules (see the module's docstring for the parts)."""
@@ -68,7 +62,6 @@ class FlockC:
         plan = plan if plan is not None else Lowered(source=m, m=m)
         self.m = m
         self.plan = plan
-        self.on = frozenset(plan.on)
         self.mirror_sched = plan.mirror_sched  # the mirror's lines scheduled by the target (mirror.py)
         self.loads_hint = plan.loads_hint  # the target's hints before a visit's lines (pairs.py)
         self.hints = plan.loads_hint is not None  # FX_LOADED / FX_LIKELY (the templates read it too)
