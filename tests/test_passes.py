@@ -41,7 +41,7 @@ def test_the_pass_lists():
     # what the printer reads besides the IR: each pass's record on Lowered, set by its pass of the fast list
     low = pass_list.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True))
     records = {"pairs_once": "ring", "zones_hilo": "zones_hilo", "zone_apart": "zone_apart", "window_sums": "window",
-               "mean_table": "mean_entries", "ring_sched": "mirror_sched", "gcc_o1_hints": "loads_hint"}
+               "mean_table": "mean_entries", "ring_sched": "mirror_sched", "gcc_o1_hints": "hints"}
     assert set(records) <= {p.name for p in pass_list.FAST}
     assert all(getattr(low, f) for f in records.values())
     # passes for GCC -O1's scheduling say so and live with the PIC32 target
@@ -107,6 +107,26 @@ def test_the_c_emitter_does_not_call_the_passes():
         assert not imported & PASS_MODULES, (path.name, imported & PASS_MODULES)
 
 
+def test_gcc_o1_hints_are_spelled_by_the_pic32_target_alone():
+    """FX_LOADED / FX_LIKELY (GCC -O1's scheduling) reach the C only through
+    the hints the PIC32 target's pass recorded: the C printer's code and
+    templates print none themselves (comments aside)."""
+    import re
+
+    c = ROOT / "codegen" / "targets" / "c"
+    for path in sorted(c.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" not in node.value:
+                # (docstrings, several lines, say why; a printed line is one)
+                assert "FX_LOADED" not in node.value and "FX_LIKELY" not in node.value, path.name
+    for path in sorted((c / "templates").rglob("*.j2")):
+        text = re.sub(r"\{#.*?#\}", "", path.read_text(), flags=re.S)
+        assert "FX_LOADED" not in text and "FX_LIKELY" not in text, path.name
+    from codegen.targets.pic32.gcc_o1 import O1Hints
+
+    assert O1Hints.loads("x") == ["FX_LOADED(o->x);"] and O1Hints.likely("t") == "FX_LIKELY(t)"
+
+
 def test_the_printer_prints_what_the_passes_recorded():
     """Each decision is read from Lowered, not made again while printing:
     change the record and the print follows."""
@@ -115,7 +135,7 @@ def test_the_printer_prints_what_the_passes_recorded():
     m = load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True)
     low = pass_list.lower(m)
     assert low.ring and low.window and low.zones_hilo and low.zone_apart and low.mean_entries == 501
-    assert low.mirror_sched and low.loads_hint
+    assert low.mirror_sched and low.hints
 
     def fast(**changed):
         fc = pass_list.flock_c_copies(m, replace(low, **changed))[2]
@@ -129,7 +149,7 @@ def test_the_printer_prints_what_the_passes_recorded():
     assert fast(window=None)[1].window is None and fast(zone_apart=False)[1].apart is None
     assert "boids_recip" not in fast(mean_entries=None)[0]
     assert "FX_LOADED(was_" not in fast(mirror_sched=None)[0]
-    assert "FX_LOADED(o->" not in fast(loads_hint=None)[0]
+    assert "FX_LOADED(o->" not in fast(hints=None)[0] and "FX_LIKELY" not in fast(hints=None)[0]
     # a ring of other planes: printed as recorded
     one = replace(low.ring, planes=(sum(low.ring.planes, ()),), plane_bytes=64, by_address=False)
     text, fc = fast(ring=one)

@@ -20,7 +20,7 @@ mean table, the zones' choice; `on`: the names of the passes that ran)
 before the C emitter prints, and the emitter reads only that: it imports
 no pass module but this one. A target's scheduling that rewrites printed
 lines (codegen/targets/pic32/ring_sched.py) is recorded as the function
-to apply (mirror_sched, loads_hint), so the printer calls what the target
+to apply (mirror_sched, hints), so the printer calls what the target
 handed it, not a pass.
 """
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Lowered:
     window     window_sums' WindowPlan: the group and its terms (None: none)
     mean_entries  mean_table's table length (None: the means divide)
     mirror_sched  a target's scheduling of the mirror's lines (ring_sched), or None
-    loads_hint    a target's load hints before a visit's lines (gcc_o1_hints), or None
+    hints         a target's scheduling hints where the printer places them (gcc_o1_hints), or None
     on         names of the passes that ran, in order
     shared     the model after the last "ir" pass: what the simulator's kernel
                prints (the shared passes' result, whatever the C's list adds)
@@ -70,7 +70,7 @@ class Lowered:
     window: object = None
     mean_entries: int | None = None
     mirror_sched: object = None
-    loads_hint: object = None
+    hints: object = None
     on: tuple = field(default_factory=tuple)
     shared: object = None
 

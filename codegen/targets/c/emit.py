@@ -30,7 +30,7 @@ IR as the C target's pass list left it: codegen/passes/pipeline.py,
 codegen/targets/pic32/pass_list.py) and what they decided, recorded on
 their Lowered (`plan`): the ring (ring.py), the zones' tests (pairs.py),
 the window's group (window.py), the mean table (means.py), a target's
-scheduling (mirror_sched, loads_hint). It imports no pass but pipeline's
+scheduling (mirror_sched, hints). It imports no pass but pipeline's
 types, and no decision is made here.
 """
 from __future__ import annotations
@@ -63,8 +63,7 @@ class FlockC:
         self.m = m
         self.plan = plan
         self.mirror_sched = plan.mirror_sched  # the mirror's lines scheduled by the target (mirror.py)
-        self.loads_hint = plan.loads_hint  # the target's hints before a visit's lines (pairs.py)
-        self.hints = plan.loads_hint is not None  # FX_LOADED / FX_LIKELY (the templates read it too)
+        self.hints = plan.hints  # the target's scheduling hints (PIC32: gcc_o1.O1Hints), or None
         self.mean_entries = plan.mean_entries  # the means' table (means.py), None: they divide
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
@@ -145,6 +144,10 @@ class FlockC:
         if count not in self.recips:
             self.recips[count] = self._alloc(f"{count}_recip")
         return self.recips[count]
+
+    def likely(self, test: str) -> str:
+        """A test most pairs pass, as the target's hints lay it out (the bare test without)."""
+        return self.hints.likely(test) if self.hints else test
 
     @property
     def recip_decls(self) -> list:

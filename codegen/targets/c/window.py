@@ -68,6 +68,6 @@ def corrections(fc, window) -> list:
     body = [f"{g.count}--;"] if g.count else []
     for r in rules:
         body += each(fc, r)
-    body = (fc.loads_hint(body) if fc.loads_hint else []) + body
+    body = (fc.hints.visit(body) if fc.hints else []) + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
         mirror(fc, [replace(g, rules=rules)], count_op="--")

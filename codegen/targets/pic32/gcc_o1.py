@@ -15,12 +15,31 @@ from codegen.targets.pic32.ring_sched import pipelined
 _OTHER_FIELD = re.compile(r"\bo->([A-Za-z_]\w*)")
 
 
+def loads(*fields) -> list:
+    """FX_LOADED (fixed.h) for the other boid's fields: each load kept where
+    it is, ahead of its use."""
+    return [f"FX_LOADED(o->{f});" for f in fields]
+
+
 def loads_ahead(lines: list) -> list:
     """FX_LOADED (fixed.h) for each field of the other boid the lines read,
     but its position (the visit loaded it): all loaded before the first add,
     none waits a cycle for its load (at -O1 GCC sinks each to its use)."""
     fields = dict.fromkeys(f for ln in lines for f in _OTHER_FIELD.findall(ln) if f not in ("x", "y"))
-    return [f"FX_LOADED(o->{f});" for f in fields]
+    return loads(*fields)
+
+
+class O1Hints:
+    """GCC -O1's hints, as the C printer places them (codegen/targets/c/
+    pairs.py, window.py, the templates): loads before a visit's lines,
+    the other's coordinates loaded ahead, a zone or box test most pairs pass."""
+    visit = staticmethod(loads_ahead)
+    loads = staticmethod(loads)
+
+    @staticmethod
+    def likely(test: str) -> str:
+        """The test laid out as the fall-through (FX_LIKELY: __builtin_expect)."""
+        return f"FX_LIKELY({test})"
 
 
 class RingSched(Pass):
@@ -50,4 +69,4 @@ class GccO1Hints(Pass):
     only_for = "GCC -O1 (M4K)"
 
     def apply(self, low):
-        return replace(low, loads_hint=loads_ahead)
+        return replace(low, hints=O1Hints())
