@@ -1,5 +1,5 @@
 """One load per command (issue 34): every command reads, validates and
-models its spec once, through codegen/output/pipeline.load; the errors found
+models its spec once, through `load` in codegen/output/pipeline.py; the errors found
 after the model is built (the range gate, another spec's output folder) are
 located through the model's own Locator, not a second read of the file."""
 from __future__ import annotations
