@@ -157,3 +157,13 @@ def test_state_whose_c_copy_is_a_macro_is_refused(name):
 @pytest.mark.parametrize("name", ["wind", "crowding", "alignment", "speed_limit", "scout_bias", "perching"])
 def test_ordinary_rule_names_pass(name):
     assert rule_name_problem(name) is None and identifier_problem(name) is None
+
+
+def test_the_pair_rings_plane_types_are_taken():
+    """The ring's entry types (pair_plane0_t ...) are names the C printer
+    never gives a rule's sum (a rule `pair` with a sum `plane0_t`); they once
+    sat inside a comment of the table and were not taken."""
+    from codegen.passes.pairs_once import MAX_PLANES
+    from codegen.targets.c.names import GENERATED
+
+    assert {f"pair_plane{k}_t" for k in range(MAX_PLANES)} <= GENERATED

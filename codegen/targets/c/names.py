@@ -31,7 +31,8 @@ hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_wi
 band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
 k_best d2_best r2 a q me ord ord_end slot band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
-""".split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)}  # 8: codegen/passes/pairs_once.py's MAX_PLANES | {f"pair_plane{k}_t" for k in range(8)}
+""".split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)} | {f"pair_plane{k}_t" for k in range(8)}
+# 8 above: codegen/passes/pairs_once.py's MAX_PLANES
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
 # What a rule's C block may reference without spelling it: macro expansions
 # (BOIDS_MAG -> fx_hypot / fx_amb((x), (y), ((fx)alpha), ...)) and the types.
