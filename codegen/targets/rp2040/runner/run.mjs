@@ -1,0 +1,153 @@
+// run.mjs - runs an RP2040 firmware image in rp2040js (npm), synchronously.
+//
+//   node run.mjs --rp2040js DIST/esm/index.js --elf IMAGE.elf [--input FILE]
+//                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE ...]
+//
+// Boots as rp2040js's own demo does, without a boot ROM (the npm package has
+// none): the ELF's loadable segments placed in flash, SP at the top of RAM,
+// PC at the flash's first byte (boot2, which jumps to the vector table).
+// Then one loop: an instruction, the clock advanced by its cycles at clk_sys
+// (to the next timer alarm when the core sleeps); with --pio, every enabled
+// PIO state machine stepped once per system clock its divider lets through,
+// its instructions' delays honoured (rp2040js's own PIO loop runs in
+// setTimeout batches that ignore both: it is switched off).
+// UART0: the bytes of --input fed as its receive FIFO has room, the bytes it
+// sends written to stdout as they come. The run ends at a BKPT instruction
+// (the headless image's end) or after --max-cycles (exit 3). stderr's last
+// line: {"cycles": N, "end": "bkpt" | "budget"}. --dump writes LEN bytes of
+// memory from ADDR (hex or decimal) to FILE at the end (the framebuffer).
+import { readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const FLASH = 0x10000000;
+const FLASH_SIZE = 16 * 1024 * 1024;
+
+function args(argv) {
+  const a = { dump: [], maxCycles: 2e10, pio: false, input: null };
+  for (let i = 2; i < argv.length; i++) {
+    const k = argv[i];
+    const v = argv[i + 1];
+    if (k === '--rp2040js') (a.lib = v), i++;
+    else if (k === '--elf') (a.elf = v), i++;
+    else if (k === '--input') (a.input = v), i++;
+    else if (k === '--max-cycles') (a.maxCycles = Number(v)), i++;
+    else if (k === '--dump') (a.dump.push(v), i++);
+    else if (k === '--pio') a.pio = true;
+    else throw new Error(`run.mjs: unknown argument ${k}`);
+  }
+  if (!a.lib || !a.elf) throw new Error('run.mjs: --rp2040js and --elf are needed');
+  return a;
+}
+
+// The ELF's PT_LOAD segments by physical (load) address: code and the
+// initial values of .data both lie in flash; the C runtime copies the latter.
+function loadElf(mcu, path) {
+  const b = readFileSync(path);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (v.getUint32(0, false) !== 0x7f454c46 || b[4] !== 1 || b[5] !== 1) throw new Error(`${path}: not a 32-bit little-endian ELF`);
+  const phoff = v.getUint32(28, true);
+  const phentsize = v.getUint16(42, true);
+  const phnum = v.getUint16(44, true);
+  for (let i = 0; i < phnum; i++) {
+    const p = phoff + i * phentsize;
+    const type = v.getUint32(p, true);
+    const offset = v.getUint32(p + 4, true);
+    const paddr = v.getUint32(p + 12, true);
+    const filesz = v.getUint32(p + 16, true);
+    if (type !== 1 || filesz === 0) continue;
+    if (paddr < FLASH || paddr + filesz > FLASH + FLASH_SIZE) continue;
+    mcu.flash.set(b.subarray(offset, offset + filesz), paddr - FLASH);
+  }
+}
+
+// Each enabled state machine, once per system clock: its divider (16.8
+// fixed point) decides whether it ticks; a tick runs an instruction or burns
+// one cycle of the previous instruction's delay.
+function pioStepper(mcu) {
+  const machines = [];
+  for (const pio of mcu.pio) {
+    pio.run = () => {}; // the emulator's own timer-driven loop: off
+    for (const sm of pio.machines) machines.push({ pio, sm, acc: 0, stall: 0 });
+  }
+  return () => {
+    let any = false;
+    for (const m of machines) {
+      const { sm } = m;
+      if (!sm.enabled) continue;
+      any = true;
+      const div = (sm.clockDivInt || 65536) * 256 + sm.clockDivFrac;
+      m.acc += 256;
+      if (m.acc < div) continue;
+      m.acc -= div;
+      if (m.stall > 0) {
+        m.stall--;
+        continue;
+      }
+      const before = sm.cycles;
+      sm.step();
+      const took = sm.cycles - before;
+      if (took > 1) m.stall = took - 1;
+    }
+    if (any) for (const pio of mcu.pio) pio.checkChangedPins();
+  };
+}
+
+const a = args(process.argv);
+const { Simulator, ConsoleLogger, LogLevel } = await import(pathToFileURL(a.lib).href);
+const sim = new Simulator(); // for its clock and RP2040; its own execute() loop is never started
+const { clock, rp2040: mcu } = sim;
+mcu.logger = new ConsoleLogger(LogLevel.Error); // not the UART's unmodelled registers (FIFO levels, DMA control)
+loadElf(mcu, a.elf);
+mcu.core.SP = 0x20041f00;
+mcu.core.LR = 0;
+mcu.core.PC = FLASH;
+
+let ended = null;
+mcu.onBreak = () => {
+  ended = 'bkpt';
+};
+const out = [];
+let outLen = 0;
+function flush() {
+  if (outLen) writeSync(1, Buffer.from(out.splice(0, out.length)));
+  outLen = 0;
+}
+mcu.uart[0].onByte = (b) => {
+  out.push(b);
+  if (++outLen >= 65536) flush();
+};
+const input = a.input ? readFileSync(a.input) : Buffer.alloc(0);
+let fed = 0;
+const uart0 = mcu.uart[0];
+const stepPio = a.pio ? pioStepper(mcu) : null;
+if (!a.pio) for (const pio of mcu.pio) pio.run = () => {};
+
+let cycles = 0;
+const { core } = mcu;
+while (ended === null) {
+  if (fed < input.length && !uart0.rxFIFO.full) uart0.feedByte(input[fed++]);
+  if (core.waiting && !stepPio) {
+    const ns = clock.nanosToNextAlarm;
+    if (ns <= 0 && fed >= input.length) throw new Error('run.mjs: the core sleeps with nothing left to wake it');
+    cycles += Math.max(1, Math.round((ns * mcu.clkSys) / 1e9));
+    clock.tick(Math.max(ns, 1e9 / mcu.clkSys));
+  } else if (core.waiting) { // PIO runs while the core sleeps: one clock at a time
+    cycles++;
+    stepPio();
+    clock.tick(1e9 / mcu.clkSys);
+  } else {
+    const c = core.executeInstruction();
+    cycles += c;
+    if (stepPio) for (let i = 0; i < c; i++) stepPio();
+    clock.tick((c * 1e9) / mcu.clkSys);
+  }
+  if (cycles >= a.maxCycles && ended === null) ended = 'budget';
+}
+flush();
+for (const d of a.dump) {
+  const [addr, len, file] = d.split(':');
+  const start = Number(addr) - 0x20000000;
+  writeFileSync(file, mcu.sram.subarray(start, start + Number(len)));
+}
+process.stderr.write(`${JSON.stringify({ cycles, end: ended })}\n`);
+process.exitCode = ended === 'bkpt' ? 0 : 3;
