@@ -174,7 +174,7 @@ def cmd_schema(a) -> int:
 def cmd_build(a) -> int:
     from codegen.targets.host.build import build
 
-    return build(a.spec, verbose=True, run_demo=True)
+    return build(a.spec, verbose=True, run_demo=True, targets=a.target)
 
 
 def _sets(pairs: list[str]) -> list[tuple[str, str]]:
@@ -279,7 +279,7 @@ def cmd_parity(a) -> int:
     rc = 0
     for order in orders:
         res = run_parity(a.spec, frames=a.frames, seed=a.seed, boids=a.boids, sets=_sets(a.set),
-                         order=order, fmt=a.format)
+                         order=order, fmt=a.format, target=a.target)
         print(res.summary)
         if not res.ok:
             rc = 1

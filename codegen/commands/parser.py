@@ -43,6 +43,10 @@ def build(cli) -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"boidsgen {VERSION}")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
+    def target_arg(p):
+        p.add_argument("--target", action="append", choices=["pic32", "rp2040"], default=None,
+                       help="the board to build for, instead of the spec's board.target (may be repeated)")
+
     def spec_arg(p):
         p.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"spec file (default {DEFAULT_SPEC})")
 
@@ -67,8 +71,10 @@ def build(cli) -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the spec's JSON Schema")
     p.set_defaults(func=cli.cmd_schema)
 
-    p = sub.add_parser("build", help="generate, then compile the host firmware (and the PIC32 image with xc32-gcc)")
+    p = sub.add_parser("build", help="generate, then compile the host firmware and the spec's board(s): PIC32 "
+                       "(checked with mipsel gcc; the image with xc32-gcc), RP2040 (pico-sdk: ELF and UF2)")
     spec_arg(p)
+    target_arg(p)
     p.set_defaults(func=cli.cmd_build)
 
     def run_args(p, frames_default=None):
@@ -105,6 +111,8 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
+    p.add_argument("--target", choices=["host", "rp2040"], default="host",
+                   help="the firmware compared: the host build (default) or the RP2040 image in rp2040js")
     p.set_defaults(func=cli.cmd_parity)
 
     p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
