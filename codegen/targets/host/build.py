@@ -65,7 +65,7 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True, targets: 
         else:
             from codegen.targets.rp2040.build import report
 
-            report(spec_path, m, out, bdir)
+            report(spec_path, m, out, bdir, run_demo=run_demo)
     return 0
 
 

@@ -22,6 +22,7 @@ FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
 SRAM_BYTES = 264 * 1024  # the RP2040's six SRAM banks
 STEP_TIMEOUT = 900  # seconds: a first build compiles pioasm and the SDK (about a minute here)
 BOARD_IMAGE, HEADLESS_IMAGE = "boids_rp2040", "boids_rp2040_headless"
+DEMO_FRAMES = 300  # as the host's demo run: the same frame
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
     return Rp2040Build(elf, cmake_dir / f"{HEADLESS_IMAGE}.elf", uf2, flash, ram)
 
 
-def report(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
+def report(spec_path, m, outdir: Path, bdir: Path, run_demo: bool = True) -> Rp2040Build:
     """`boidsgen build`'s RP2040 part: build, then say what was made and how to flash it."""
     import time
 
@@ -102,6 +103,20 @@ def report(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
     print(f"RP2040 image: {b.elf} and {b.uf2} (pico-sdk, built in {time.perf_counter() - t0:.1f} s): "
           f"flash {b.flash} of {FLASH_BYTES} B, RAM {b.ram} of {SRAM_BYTES} B at {m.spec.flock.capacity} boids "
           f"(the 4-bit VGA framebuffer: {640 * 480 // 2} B)")
+    if run_demo:
+        from codegen.targets.rp2040.picture import write_png
+        from codegen.targets.rp2040.project import vga_view
+        from codegen.targets.rp2040.trace_run import rp2040_trace
+        from codegen.targets.rp2040.tools import emulator
+
+        emulator()  # node and rp2040js, or the line saying what is missing
+        t1 = time.perf_counter()
+        raw = b.elf.parent.parent / "frame.fb4"
+        rp2040_trace(b.headless_elf, DEMO_FRAMES, m.spec.seed, None, (), m.spec.flock.size, framebuffer=raw)
+        view = vga_view(m)
+        png = write_png(raw.with_suffix(".png"), raw.read_bytes(), view.width, view.height)
+        print(f"RP2040 run in rp2040js: {DEMO_FRAMES} frames x {m.spec.flock.size} boids in "
+              f"{time.perf_counter() - t1:.1f} s; the VGA screen's last frame, read from the emulated SRAM: {png}")
     print(f"RP2040: hold BOOTSEL while plugging the Pico in, then copy {b.uf2.name} to the RPI-RP2 drive "
           "(docs/flashing.md)")
     return b
