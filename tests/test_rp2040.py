@@ -171,3 +171,22 @@ def test_the_vga_framebuffer_equals_the_hosts_picture(scouts_rp2040, tmp_path):
     assert not diff, f"{len(diff)} bytes differ, first at pixel (x, y) {diff[0]}"
     png = write_png(tmp_path / "frame.png", a, 640, 480)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_vga_signal_is_640x480_at_60hz_and_shows_the_framebuffer(scouts_rp2040, tmp_path):
+    """The board image with its PIO and DMA running: one whole frame decoded from the emulated GPIO pins
+    (codegen/targets/rp2040/vga_signal.py) has the standard's timing and the framebuffer's pixels, where
+    the standard puts them."""
+    from codegen.targets.rp2040.vga_signal import CYCLES_PER_PIXEL, capture
+
+    m, b = scouts_rp2040
+    f, before, after = capture(b.elf, m.spec.board.rp2040, tmp_path)
+    assert f.line_cycles == 800 * CYCLES_PER_PIXEL and f.hsync_low == 96 * CYCLES_PER_PIXEL
+    assert (f.frame_lines, f.vsync_low_lines, f.front_lines, f.back_lines) == (525, 2.0, 10, 33)
+    assert f.hsync_idle_high and f.vsync_idle_high  # both pulses low
+    assert 0 <= f.pixel_delay < CYCLES_PER_PIXEL  # the first pixel where the standard puts it
+    assert f.blank_ok  # black in every porch and sync
+    assert sum(c != 0 for row in f.pixels for c in row) >= 50  # the flock is on the screen
+    # the picture is the framebuffer's (a pixel the firmware redrew meanwhile may show either)
+    bad = [(x, y) for y in range(480) for x in range(640) if f.pixels[y][x] not in (before[y][x], after[y][x])]
+    assert not bad, f"{len(bad)} pixels differ from the framebuffer, first (x, y) {bad[0]}"

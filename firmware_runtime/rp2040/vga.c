@@ -18,7 +18,7 @@
 #endif
 
 #define VGA_SYNC_CLKDIV 5.0f   /* 125 MHz / 5 = the 25 MHz pixel clock */
-#define VGA_H_COUNT (640 + 16 - 1) /* hsync: visible + front porch, minus one (jmp x-- runs x + 1 times) */
+#define VGA_H_COUNT (640 + 16 - 2) /* hsync: visible + front porch high = mov (1) + jmp x-- (x + 1) */
 #define VGA_V_COUNT (480 - 1)
 #define VGA_PIXEL_COUNT (640 - 1)
 

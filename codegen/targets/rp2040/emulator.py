@@ -22,7 +22,9 @@ class EmulatorRun:
 
 
 def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: bool = False,
-              dumps: tuple[tuple[int, int, Path], ...] = ()) -> EmulatorRun:
+              dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None) -> EmulatorRun:
+    """dumps: (address, size, file) at the end or (address, size, file, cycle) once cycle cycles have run;
+    gpio_log: (file, first GPIO, how many, from cycle): their changes (runner/run.mjs)."""
     node, lib = emulator()
     with tempfile.TemporaryDirectory(prefix="boidsgen-rp2040-") as tmp:
         feed = Path(tmp) / "uart0.in"
@@ -32,8 +34,12 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
             cmd += ["--max-cycles", str(max_cycles)]
         if pio:
             cmd.append("--pio")
-        for addr, size, path in dumps:
-            cmd += ["--dump", f"{addr}:{size}:{path}"]
+        for d in dumps:
+            cmd += ["--dump", ":".join(str(v) for v in d)]
+        if gpio_log:
+            path, first, count, start = gpio_log
+            cmd += ["--gpio-log", str(path), "--gpio-first", str(first), "--gpio-count", str(count),
+                    "--log-from", str(start)]
         try:
             res = subprocess.run(cmd, capture_output=True, timeout=RUN_TIMEOUT)
         except subprocess.TimeoutExpired:

@@ -1,7 +1,8 @@
 // run.mjs - runs an RP2040 firmware image in rp2040js (npm), synchronously.
 //
 //   node run.mjs --rp2040js DIST/esm/index.js --elf IMAGE.elf [--input FILE]
-//                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE ...]
+//                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
+//                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -15,7 +16,10 @@
 // sends written to stdout as they come. The run ends at a BKPT instruction
 // (the headless image's end) or after --max-cycles (exit 3). stderr's last
 // line: {"cycles": N, "end": "bkpt" | "budget"}. --dump writes LEN bytes of
-// memory from ADDR (hex or decimal) to FILE at the end (the framebuffer).
+// memory from ADDR (hex or decimal) to FILE at the end, or once CYCLE cycles
+// have run (the framebuffer). --gpio-log records, from cycle CYCLE on, every
+// change of GPIOs G .. G+K-1 as a line "CYCLE BITS" (bit i: GPIO G+i high),
+// the first line the state then (the VGA signal, decoded by vga_signal.py).
 import { readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -23,7 +27,7 @@ const FLASH = 0x10000000;
 const FLASH_SIZE = 16 * 1024 * 1024;
 
 function args(argv) {
-  const a = { dump: [], maxCycles: 2e10, pio: false, input: null };
+  const a = { dump: [], maxCycles: 2e10, pio: false, input: null, gpioLog: null, gpioFirst: 0, gpioCount: 0, logFrom: 0 };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -33,6 +37,10 @@ function args(argv) {
     else if (k === '--max-cycles') (a.maxCycles = Number(v)), i++;
     else if (k === '--dump') (a.dump.push(v), i++);
     else if (k === '--pio') a.pio = true;
+    else if (k === '--gpio-log') (a.gpioLog = v), i++;
+    else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
+    else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
+    else if (k === '--log-from') (a.logFrom = Number(v)), i++;
     else throw new Error(`run.mjs: unknown argument ${k}`);
   }
   if (!a.lib || !a.elf) throw new Error('run.mjs: --rp2040js and --elf are needed');
@@ -124,7 +132,40 @@ if (!a.pio) for (const pio of mcu.pio) pio.run = () => {};
 
 let cycles = 0;
 const { core } = mcu;
+
+function dumpMemory(d) {
+  const [addr, len, file] = d.split(':');
+  const start = Number(addr) - 0x20000000;
+  writeFileSync(file, mcu.sram.subarray(start, start + Number(len)));
+}
+const dumpsAt = a.dump.filter((d) => d.split(':').length === 4).map((d) => ({ d, at: Number(d.split(':')[3]) }));
+const dumpsAtEnd = a.dump.filter((d) => d.split(':').length === 3);
+
+// GPIO changes, from logFrom on (pins read through rp2040js's GPIO model)
+const log = [];
+let logging = false;
+function pinBits() {
+  let bits = 0;
+  for (let i = 0; i < a.gpioCount; i++) if (mcu.gpio[a.gpioFirst + i].value) bits |= 1 << i;
+  return bits;
+}
+let lastBits = -1;
+function onPin() {
+  if (!logging) return;
+  const bits = pinBits();
+  if (bits !== lastBits) {
+    log.push(`${cycles} ${bits}`);
+    lastBits = bits;
+  }
+}
+if (a.gpioLog) for (let i = 0; i < a.gpioCount; i++) mcu.gpio[a.gpioFirst + i].addListener(onPin);
+
 while (ended === null) {
+  if (a.gpioLog && !logging && cycles >= a.logFrom) {
+    logging = true;
+    onPin();
+  }
+  for (const x of dumpsAt) if (!x.done && cycles >= x.at) (dumpMemory(x.d), (x.done = true));
   if (fed < input.length && !uart0.rxFIFO.full) uart0.feedByte(input[fed++]);
   if (core.waiting && !stepPio) {
     const ns = clock.nanosToNextAlarm;
@@ -137,17 +178,14 @@ while (ended === null) {
     clock.tick(1e9 / mcu.clkSys);
   } else {
     const c = core.executeInstruction();
-    cycles += c;
-    if (stepPio) for (let i = 0; i < c; i++) stepPio();
+    if (stepPio) for (let i = 0; i < c; i++) (cycles++, stepPio()); // pins change at their own cycle
+    else cycles += c;
     clock.tick((c * 1e9) / mcu.clkSys);
   }
   if (cycles >= a.maxCycles && ended === null) ended = 'budget';
 }
 flush();
-for (const d of a.dump) {
-  const [addr, len, file] = d.split(':');
-  const start = Number(addr) - 0x20000000;
-  writeFileSync(file, mcu.sram.subarray(start, start + Number(len)));
-}
+for (const d of dumpsAtEnd) dumpMemory(d);
+if (a.gpioLog) writeFileSync(a.gpioLog, log.join('\n') + '\n');
 process.stderr.write(`${JSON.stringify({ cycles, end: ended })}\n`);
 process.exitCode = ended === 'bkpt' ? 0 : 3;
