@@ -1,4 +1,4 @@
-"""The state digest of the lockstep, the twin of firmware_runtime/state_io.c:
+"""The state digest of the lockstep, the twin of firmware_runtime/core/state_io.c:
 CRC-32 (zlib's) of the frame, then per kind of state (the model's
 STATE_KINDS) its count and each element's fields, then the PRNG's state,
 every value as 32-bit little-endian."""

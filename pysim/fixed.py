@@ -1,6 +1,6 @@
 """The one definition of boidsgen's fixed-point arithmetic in Python (numpy).
 
-Twin of firmware_runtime/fixed.h: each ``fx_*`` here matches the C inline
+Twin of firmware_runtime/core/fixed.h: each ``fx_*`` here matches the C inline
 function of the same name bit for bit (tests/test_fixed_ops.py checks it).
 Values are int64 numpy arrays (or Python ints) holding 32-bit raw values;
 every result is wrapped to the signed 32-bit range.

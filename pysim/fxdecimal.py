@@ -1,4 +1,4 @@
-"""Decimal text <-> fixed point. Twin of firmware_runtime/fxdecimal.c.
+"""Decimal text <-> fixed point. Twin of firmware_runtime/core/fxdecimal.c.
 
 The generator converts the spec's constants with ``parse`` and the board
 converts serial input with the C twin; both give round(value * 2^F) with

@@ -1,4 +1,4 @@
-"""The compiled arithmetic of the simulator: firmware_runtime/fixed.h as numba
+"""The compiled arithmetic of the simulator: firmware_runtime/core/fixed.h as numba
 functions, for generated code written as scalar loops (per boid, per
 neighbour), the same shape as the C.
 

@@ -1,4 +1,4 @@
-"""xorshift32, the PRNG shared with the firmware. Twin of firmware_runtime/rng.h."""
+"""xorshift32, the PRNG shared with the firmware. Twin of firmware_runtime/core/rng.h."""
 from __future__ import annotations
 
 RNG_ZERO_SEED = 0x9E3779B9

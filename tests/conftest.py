@@ -14,6 +14,9 @@ from tests.deadline import RUN
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "firmware_runtime"
+# the host build's include folders: the portable core, then the host platform
+RUNTIME_INCLUDES = [RUNTIME / "core", RUNTIME / "host"]
+RUNTIME_I_FLAGS = [f"-I{d}" for d in RUNTIME_INCLUDES]
 DEFAULT_SPEC = str(ROOT / "spec" / "boids.yaml")
 _FLOCK_CAPACITY = re.compile(r"(?m)^(  capacity: )(\d+)")  # the flock's; other entities' are in flow maps
 

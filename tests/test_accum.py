@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from .conftest import ROOT, RUNTIME, require_tool
+from .conftest import ROOT, RUNTIME, RUNTIME_I_FLAGS, require_tool
 from .deadline import RUN
 
 CC = "mipsel-linux-gnu-gcc"
@@ -121,7 +121,7 @@ def test_run_time_rounds_constant_folding_floors(tmp_path, opt, folded_call):
 
 def test_fixed_h_agrees_on_add_sub_div_and_floors_products(tmp_path):
     n, below, other, nearest, add, sub, div, ndiv, tie_p, tie_m = _run_mips(
-        tmp_path, AGREE, "-O1", ["-DFX_FRAC_BITS=15", f"-I{RUNTIME}"])
+        tmp_path, AGREE, "-O1", ["-DFX_FRAC_BITS=15", *RUNTIME_I_FLAGS])
     assert (add, sub, div, other) == (0, 0, 0, 0) and ndiv > n // 2
     assert nearest == n  # __mulsa3: floor(p / 2^15 + 1/2)
     assert (tie_p, tie_m) == (2, -1)  # 1.5 -> 2 and -1.5 -> -1: ties toward +infinity
@@ -141,7 +141,7 @@ def test_a_third_of_the_flocks_products_would_round_up(tmp_path):
     for src in res.stdout.split() + [str(tmp_path / "count.c")]:
         wrap = [] if src.startswith("/") else ["-include", str(tmp_path / "wrap.h")]  # the generated files
         obj = tmp_path / (src.replace("/", "_") + ".o")
-        cc = subprocess.run(["gcc", "-std=gnu99", "-O2", "-I.", f"-I{RUNTIME}", *wrap, "-c", src, "-o", str(obj)],
+        cc = subprocess.run(["gcc", "-std=gnu99", "-O2", "-I.", *RUNTIME_I_FLAGS, *wrap, "-c", src, "-o", str(obj)],
                             cwd=fw, capture_output=True, text=True, timeout=RUN)
         assert cc.returncode == 0, cc.stderr
         objs.append(str(obj))

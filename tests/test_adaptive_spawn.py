@@ -1,4 +1,4 @@
-"""Adaptive spawn (firmware_runtime/adaptive_spawn.c) against a frame-time
+"""Adaptive spawn (firmware_runtime/core/adaptive_spawn.c) against a frame-time
 model of the board: 40 MHz core, 20 MHz SPI, 1 ms timer ticks. It must grow
 or shrink to the model's largest flock within the frame budget and stay."""
 from __future__ import annotations
@@ -7,15 +7,15 @@ import subprocess
 
 import pytest
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
     out = tmp_path_factory.mktemp("aspawn") / "aspawn_driver"
-    return compile_c([ROOT / "tests" / "c" / "aspawn_driver.c", RUNTIME / "adaptive_spawn.c"], out,
-                     includes=[RUNTIME])
+    return compile_c([ROOT / "tests" / "c" / "aspawn_driver.c", RUNTIME / "core" / "adaptive_spawn.c"], out,
+                     includes=RUNTIME_INCLUDES)
 
 
 def run(driver, c_pair, start, frames, fps=30, switch=None):

@@ -205,7 +205,7 @@ PL_PART_ZERO = _Zero()
 
 
 def test_the_timeline_finds_the_ports_waits():
-    """The SPI timeline knows a wait by its source line (budget_profile.wait_lines):
+    """The SPI timeline knows a wait by its source line (budget/profile.py's wait_lines):
     the stub port and the board's, statement for statement twins, each have
     both kinds, in the same functions, so the profile's waits are the board's."""
     from codegen.targets.pic32.budget.profile import PORT_C, wait_lines
@@ -216,6 +216,6 @@ def test_the_timeline_finds_the_ports_waits():
         found = wait_lines(text)
         return sorted((lines[i - 1].strip(), k) for i, k in found.items())
 
-    stub, board = kinds(PORT_C), kinds(ROOT / "firmware_runtime" / "platform_pic32.c")
+    stub, board = kinds(PORT_C), kinds(ROOT / "firmware_runtime" / "pic32" / "platform_pic32.c")
     assert {k for _, k in stub} == {"idle", "room"}
     assert stub == board

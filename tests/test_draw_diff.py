@@ -1,5 +1,5 @@
 """Drawing only what changed (issue 16, item 3): pixel boids as a pixel set
-(firmware_runtime/draw.c, flock_draw.h) must leave on the panel exactly what
+(firmware_runtime/core/draw.c, flock_draw.h) must leave on the panel exactly what
 erasing every old pixel and drawing every new one leaves -- decoded by the
 host's strict ILI9340 decoder, so the board's panel shows the same -- with
 far fewer SPI bytes a frame."""
@@ -13,7 +13,7 @@ import pytest
 from codegen.targets.pic32.budget.measure import CFLAGS_STRICT, render_variant, spec_variant
 from codegen.output.pipeline import checked_model
 
-from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, compile_c, require_tool
+from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, RUNTIME_INCLUDES, RUNTIME_I_FLAGS, compile_c, require_tool
 from .deadline import RUN
 
 CFG = ROOT / "tests" / "c" / "draw_cfg"
@@ -22,9 +22,9 @@ CFG = ROOT / "tests" / "c" / "draw_cfg"
 @pytest.fixture(scope="module")
 def pixset_driver(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("pixset")
-    return compile_c([ROOT / "tests" / "c" / "pixset_driver.c", RUNTIME / "draw.c", RUNTIME / "font5x7.c",
-                      RUNTIME / "tft_ili9340.c", RUNTIME / "platform_host.c", RUNTIME / "host_ili9340.c",
-                      RUNTIME / "host_image.c"], tmp / "pixset_driver", includes=[CFG, RUNTIME])
+    return compile_c([ROOT / "tests" / "c" / "pixset_driver.c", RUNTIME / "core" / "draw.c", RUNTIME / "core" / "font5x7.c",
+                      RUNTIME / "core" / "tft_ili9340.c", RUNTIME / "host" / "platform_host.c", RUNTIME / "host" / "host_ili9340.c",
+                      RUNTIME / "host" / "host_image.c"], tmp / "pixset_driver", includes=[CFG, *RUNTIME_INCLUDES])
 
 
 def run_pixset(exe, mode, frames, seed, out):
@@ -50,11 +50,11 @@ def test_a_pixel_set_leaves_the_picture_a_full_redraw_leaves(pixset_driver, tmp_
 def build_budget_host(fw, out, full: bool):
     """codegen/targets/pic32/budget/measure.py's warm-up / SPI-counting driver, the flock drawn by
     difference or (full) the whole-flock way."""
-    src = [RUNTIME / "budget" / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
-           RUNTIME / "platform_host.c", RUNTIME / "host_ili9340.c", RUNTIME / "draw.c", RUNTIME / "font5x7.c",
-           RUNTIME / "tft_ili9340.c", RUNTIME / "host_image.c"]
+    src = [RUNTIME / "pic32" / "budget" / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
+           RUNTIME / "host" / "platform_host.c", RUNTIME / "host" / "host_ili9340.c", RUNTIME / "core" / "draw.c", RUNTIME / "core" / "font5x7.c",
+           RUNTIME / "core" / "tft_ili9340.c", RUNTIME / "host" / "host_image.c"]
     subprocess.run(["gcc", *CFLAGS_STRICT, "-O2", *(["-DBOIDS_DRAW_FULL"] if full else []), f"-I{fw}",
-                    f"-I{RUNTIME}", *map(str, src), "-o", str(out)], check=True, timeout=RUN)
+                    *RUNTIME_I_FLAGS, *map(str, src), "-o", str(out)], check=True, timeout=RUN)
     return out
 
 

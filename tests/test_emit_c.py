@@ -1,4 +1,4 @@
-"""The C emitter (codegen/targets/c/emit.py, emit_c_expr.py): every named op
+"""The C emitter (codegen/targets/c/emit.py, expr.py): every named op
 printed as its one fixed.h spelling, compiled, and computing what ops.py says
 it means (both Q formats, both of fixed.h's spellings); constants exact;
 emitted names that never collide, held by differential runs of the host
@@ -18,7 +18,7 @@ from codegen.targets.c.expr import CALL, INFIX, SPECIAL, Names, block, const_c, 
 from codegen.lang.ir import Accumulate, Assign, Const, If, Op, Pos, Ref, Type
 from codegen.lang.ops import OPS
 
-from .conftest import ROOT, RUNTIME, compile_c, require_tool
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import RUN
 
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
@@ -38,7 +38,7 @@ def tdiv(a: int, b: int) -> int:
 # --- the op table ----------------------------------------------------------
 
 def test_every_op_has_one_spelling_and_fixed_h_defines_it():
-    header = (RUNTIME / "fixed.h").read_text() + (RUNTIME / "fixed_roots.h").read_text()  # fixed.h includes it
+    header = (RUNTIME / "core" / "fixed.h").read_text() + (RUNTIME / "core" / "fixed_roots.h").read_text()  # fixed.h includes it
     assert '#include "fixed_roots.h"' in header
     for name in OPS:
         assert (name in CALL) + (name in INFIX) + (name in SPECIAL) == 1, name
@@ -191,7 +191,7 @@ def test_each_op_compiles_and_computes_its_meaning(tmp_path, fb, portable):
     src = tmp_path / "ops.c"
     src.write_text(_driver(fb))
     defines = {"FX_FRAC_BITS": fb, **({"FX_PORTABLE": 1} if portable else {})}
-    exe = compile_c([src], tmp_path / "ops", defines=defines, includes=[RUNTIME])
+    exe = compile_c([src], tmp_path / "ops", defines=defines, includes=RUNTIME_INCLUDES)
     E = _edges(fb)
     cases = []
     for name in OP_EXPRS:

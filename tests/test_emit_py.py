@@ -1,4 +1,4 @@
-"""The simulator emitter (codegen/targets/numba/emit.py, emit_kernel.py): every IR
+"""The simulator emitter (codegen/targets/numba/emit.py, kernel.py): every IR
 op in every arithmetic, the expressions the checked run quotes, the kernel's
 cache key, and spec-defined rules (the issue's four examples) compiled and
 run in all three arithmetics."""
@@ -49,7 +49,7 @@ def _op(name: str) -> Op:
 
 
 def test_every_op_has_one_spelling_per_arithmetic():
-    assert set(ARGS) == set(OPS), "a new op needs a case here (and in emit_py.py)"
+    assert set(ARGS) == set(OPS), "a new op needs a case here (and in codegen/targets/numba/emit.py)"
     for name in OPS:
         texts = {}
         for arith in ARITHS:

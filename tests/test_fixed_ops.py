@@ -1,4 +1,4 @@
-"""C fixed point (firmware_runtime/fixed.h) against its Python twin
+"""C fixed point (firmware_runtime/core/fixed.h) against its Python twin
 (pysim/fixed.py), bit for bit, in both Q formats, edge cases included."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pysim import fixed as fx
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 I32 = st.integers(-(2**31), 2**31 - 1)
@@ -29,7 +29,7 @@ def driver(request, tmp_path_factory):
     fb, portable = request.param
     defines = {"FX_FRAC_BITS": fb} | ({"FX_PORTABLE": 1} if portable else {})
     exe = compile_c([ROOT / "tests" / "c" / "fixed_driver.c"], tmp_path_factory.mktemp("fx") / f"fx{fb}{portable}",
-                    defines=defines, includes=[RUNTIME])
+                    defines=defines, includes=RUNTIME_INCLUDES)
     return fb, exe
 
 

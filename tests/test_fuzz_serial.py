@@ -61,7 +61,7 @@ def test_fuzz_20k_lines_no_crash_no_invariant_broken(fresh_generated):
 
 
 def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_path):
-    src = (ROOT / "firmware_runtime" / "cmd_core.c").read_text()
+    src = (ROOT / "firmware_runtime" / "core" / "cmd_core.c").read_text()
     needle = "    if (raw < p->min || raw > p->max) {"
     assert src.count(needle) == 1
     broken = tmp_path / "cmd_core.c"
@@ -75,7 +75,7 @@ def test_fuzz_catches_a_parser_that_stores_before_checking(fresh_generated, tmp_
 def test_fuzz_catches_a_change_announced_with_the_wrong_frame(fresh_generated, tmp_path):
     """`ev set` stamped with the frame now instead of the first frame the
     change takes effect in (a mirror would apply it a frame early)."""
-    src = (ROOT / "firmware_runtime" / "watch.c").read_text()
+    src = (ROOT / "firmware_runtime" / "core" / "watch.c").read_text()
     needle = "    r_int(&r, *p->value);\n    r_stamp(&r);\n"
     assert src.count(needle) == 1
     broken = tmp_path / "watch.c"

@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 
 from pysim import fxdecimal as fd
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 
 @pytest.fixture(scope="module", params=[15, 16], ids=["s16.15", "s15.16"])
 def driver(request, tmp_path_factory):
     fb = request.param
-    exe = compile_c([ROOT / "tests" / "c" / "decimal_driver.c", RUNTIME / "fxdecimal.c"],
-                    tmp_path_factory.mktemp("dec") / f"dec{fb}", defines={"FX_FRAC_BITS": fb}, includes=[RUNTIME])
+    exe = compile_c([ROOT / "tests" / "c" / "decimal_driver.c", RUNTIME / "core" / "fxdecimal.c"],
+                    tmp_path_factory.mktemp("dec") / f"dec{fb}", defines={"FX_FRAC_BITS": fb}, includes=RUNTIME_INCLUDES)
     return fb, exe
 
 

@@ -1,4 +1,4 @@
-"""pysim/fxops.py (the compiled arithmetic) against firmware_runtime/fixed.h,
+"""pysim/fxops.py (the compiled arithmetic) against firmware_runtime/core/fixed.h,
 bit for bit: every operation on edge values and seeded random values, in
 both Q formats and both of fixed.h's spellings (GCC's and -DFX_PORTABLE),
 through the numba functions called directly, inlined into a compiled loop
@@ -22,7 +22,7 @@ from numba import njit
 from pysim import fxops as F
 from pysim.arith import FloatArith, FixedArith
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME_INCLUDES, compile_c
 
 TIMEOUT = 120
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -216,7 +216,7 @@ def drivers(tmp_path_factory):
     for fb, portable in FORMATS:
         defines = {"FX_FRAC_BITS": fb} | ({"FX_PORTABLE": 1} if portable else {})
         exes[(fb, portable)] = compile_c([src], d / f"fxops{fb}{'p' if portable else ''}", defines=defines,
-                                         includes=[RUNTIME])
+                                         includes=RUNTIME_INCLUDES)
     return exes
 
 

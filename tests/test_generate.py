@@ -85,7 +85,7 @@ def test_runtime_version_mismatch_is_an_error(tmp_path):
     fw = ROOT / "generated" / "boids" / "firmware"
     rt = tmp_path / "rt"
     rt.mkdir()
-    for f in RUNTIME.iterdir():
+    for f in (RUNTIME / "core").iterdir():  # the portable runtime: params.h holds the version
         if f.is_file():
             (rt / f.name).write_text(f.read_text().replace("#define BOIDSRT_VERSION_MAJOR 1", "#define BOIDSRT_VERSION_MAJOR 2"))
     res = subprocess.run(["gcc", "-std=c99", "-c", f"-I{fw}", f"-I{rt}", str(fw / "boids_params.c"), "-o",

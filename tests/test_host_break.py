@@ -1,4 +1,4 @@
-"""BREAK on the host build (firmware_runtime/platform_host.h): the board's
+"""BREAK on the host build (firmware_runtime/host/platform_host.h): the board's
 BREAK pulls MCLR low and the PIC32 restarts; a Linux pty carries no BREAK
 (tcsendbreak on the client's side reaches nothing), so the host build takes
 the bytes a Linux serial port reports a BREAK as (0xFF 0x00 0x00, PARMRK)

@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 W, H = 320, 240
@@ -120,10 +120,10 @@ def rgb565_to_332(r, g, b):
 @pytest.fixture(scope="module")
 def scene(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("draw")
-    exe = compile_c([ROOT / "tests" / "c" / "draw_driver.c", RUNTIME / "draw.c", RUNTIME / "font5x7.c",
-                     RUNTIME / "tft_ili9340.c", RUNTIME / "platform_host.c", RUNTIME / "host_ili9340.c",
-                     RUNTIME / "host_image.c"],
-                    tmp / "draw_driver", includes=[ROOT / "tests" / "c" / "draw_cfg", RUNTIME])
+    exe = compile_c([ROOT / "tests" / "c" / "draw_driver.c", RUNTIME / "core" / "draw.c", RUNTIME / "core" / "font5x7.c",
+                     RUNTIME / "core" / "tft_ili9340.c", RUNTIME / "host" / "platform_host.c", RUNTIME / "host" / "host_ili9340.c",
+                     RUNTIME / "host" / "host_image.c"],
+                    tmp / "draw_driver", includes=[ROOT / "tests" / "c" / "draw_cfg", *RUNTIME_INCLUDES])
     out = subprocess.run([str(exe), str(tmp / "s.png"), str(tmp / "s.ppm")], capture_output=True, text=True,
                          check=True, timeout=RUN).stdout
     cost = {k: int(v) for k, v in (line.split("=") for line in out.split())}
@@ -234,7 +234,7 @@ def test_filled_circle_and_clipped_rect(scene):
 
 
 def font_rows():
-    src = (RUNTIME / "font5x7.c").read_text()
+    src = (RUNTIME / "core" / "font5x7.c").read_text()
     rows = re.findall(r"\{(0x[0-9A-F]{2}(?:, 0x[0-9A-F]{2}){6})\}", src)
     assert len(rows) == 95
     return [[int(v, 16) for v in r.split(", ")] for r in rows]

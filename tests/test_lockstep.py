@@ -22,7 +22,7 @@ from codegen.spec.project import build_dir, output_dir
 from pysim.digest import digest, digest_text
 from pysim.board.lockstep import Mirror
 
-from .conftest import DEFAULT_SPEC, ROOT, compile_c, require_tool
+from .conftest import DEFAULT_SPEC, ROOT, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import Deadline, read_line, reap, terminate
 from .test_serial_pty import WAIT, Host, Link
 
@@ -213,9 +213,9 @@ def test_the_digest_is_zlibs_crc32_over_the_state(built, tmp_path):
                    "        for (size_t k = 0; k < n; k++) { unsigned v; sscanf(argv[i] + 2 * k, \"%2x\", &v); "
                    "b[k] = (unsigned char)v; }\n"
                    "        printf(\"%08lx\\n\", (unsigned long)crc32_update(0, b, n));\n    }\n    return 0;\n}\n")
-    exe_crc = compile_c([drv, ROOT / "firmware_runtime" / "state_io.c", ROOT / "firmware_runtime" / "fxdecimal.c",
+    exe_crc = compile_c([drv, ROOT / "firmware_runtime" / "core" / "state_io.c", ROOT / "firmware_runtime" / "core" / "fxdecimal.c",
                          gen / "boids_flock.c", gen / "boids_params.c"], tmp_path / "crc",
-                        includes=[gen, ROOT / "firmware_runtime"], extra=["-lm"])
+                        includes=[gen, *RUNTIME_INCLUDES], extra=["-lm"])
     cases = [b"", b"\x00", b"\xff", b"\xff" * 4, b"123456789", bytes(range(256))[:200], b"\x80\x00\x00\x01"]
     res = subprocess.run([str(exe_crc), *[c.hex() or "" for c in cases]], capture_output=True, text=True,
                          timeout=WAIT)

@@ -100,7 +100,8 @@ def test_byte_identical_and_relative(spec, tmp_path):
     for item in items:
         assert not Path(item).is_absolute()
         rel = (out / "firmware" / f"{m.name}.X" / item).resolve().relative_to(out.resolve()).as_posix()
-        assert rel in files and files[rel].endswith((RUNTIME / Path(item).name).read_text())
+        folder = Path(item).parent.name  # core/ or pic32/
+        assert rel in files and files[rel].endswith((RUNTIME / folder / Path(item).name).read_text())
 
 
 def test_configuration_bits_are_set_once_in_the_source():
@@ -108,14 +109,14 @@ def test_configuration_bits_are_set_once_in_the_source():
     sources += [p for p in (ROOT / "generated").rglob("*") if p.suffix in (".c", ".h")]
     sources += [p for p in (ROOT / "codegen" / "templates").rglob("*.j2")]
     where = [p for p in sources if "#pragma config" in p.read_text(encoding="utf-8", errors="replace")]
-    assert where == [RUNTIME / "pic32_main.c"]
-    text = (RUNTIME / "pic32_main.c").read_text()
+    assert where == [RUNTIME / "pic32" / "pic32_main.c"]
+    text = (RUNTIME / "pic32" / "pic32_main.c").read_text()
     bits = dict(re.findall(r"(\w+) = (\w+)", " ".join(re.findall(r"#pragma config (.*)", text))))
     want = {"FNOSC": "FRCPLL", "FPLLIDIV": "DIV_2", "FPLLMUL": "MUL_20", "FPLLODIV": "DIV_2",
             "FPBDIV": "DIV_1", "FWDTEN": "OFF", "JTAGEN": "OFF"}
     assert {k: bits.get(k) for k in want} == want
     # 8 MHz FRC / 2 x 20 / 2 = the 40 MHz board_pins.h assumes; FPBDIV 1: PBCLK = SYSCLK
-    pins = (RUNTIME / "board_pins.h").read_text()
+    pins = (RUNTIME / "pic32" / "board_pins.h").read_text()
     assert "#define BOARD_SYSCLK_HZ 40000000u" in pins and "#define BOARD_PBCLK_HZ BOARD_SYSCLK_HZ" in pins
     assert 8_000_000 // 2 * 20 // 2 == 40_000_000
 

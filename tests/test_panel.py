@@ -1,4 +1,4 @@
-"""The world and the panel (codegen/targets/pic32/panel.py, firmware_runtime/panel_view.h):
+"""The world and the panel (codegen/targets/pic32/panel.py, firmware_runtime/core/panel_view.h):
 a world larger than the ILI9340's 320x240 is drawn scaled to fit, positions
 only, and the host's pictures are the panel's size for every spec."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from codegen.targets.pic32.panel import PanelView, panel_view
 from codegen.commands.parity import prepare
 from codegen.spec.loader import load_spec
 
-from .conftest import ROOT, RUNTIME, compile_c, require_tool
+from .conftest import ROOT, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import RUN
 from .test_host_image import decode_png
 
@@ -48,7 +48,7 @@ def test_the_firmware_scales_as_the_generator(tmp_path, mul, shift):
                    'printf("%d\\n", PANEL_PX((int32_t)strtol(v[i], 0, 10))); return 0; }\n')
     exe = compile_c([src], tmp_path / "px", defines={"FX_FRAC_BITS": 15, "BOIDS_VIEW_MUL": mul,
                                                      "BOIDS_VIEW_SHIFT": shift},
-                    includes=[ROOT / "tests" / "c" / "draw_cfg", RUNTIME])
+                    includes=[ROOT / "tests" / "c" / "draw_cfg", *RUNTIME_INCLUDES])
     raws = [0, 1, -1, 32767, 32768, -32768, -32769, 639 << 15, (639 << 15) + 32767, -(65536 << 15), 2**31 - 1]
     out = subprocess.run([str(exe), *map(str, raws)], capture_output=True, text=True, check=True, timeout=RUN)
     v = PanelView(320, 240, mul, shift)

@@ -39,7 +39,7 @@ def missing() -> list[str]:
 
 def test_the_check_sees_a_missing_path():
     assert exists("codegen/spec/loader.py") and exists("codegen/rules/defs/<rule>.yaml")
-    assert not exists("codegen/rules/gravity/rule.c.j2")
+    assert not exists("codegen/rules/" + "gravity/rule.c.j2")  # split: this file is checked too
 
 
 def test_every_named_path_exists():

@@ -85,7 +85,7 @@ def _defines(path) -> dict[str, str]:
 
 
 def test_the_compile_check_header_has_only_the_parts_pps_registers():
-    d = _defines(RUNTIME / "pic32mx250_compilecheck.h")
+    d = _defines(RUNTIME / "pic32" / "pic32mx250_compilecheck.h")
     regs = {k: v for k, v in d.items() if re.fullmatch(r"RP[A-C]\d+R", k)}
     assert sorted(regs) == sorted(pins.output_register(p) for p in pins.rp_pins())
     assert "RPB6R" not in d and "RPB12R" not in d
@@ -100,7 +100,7 @@ def test_board_pins_defaults_are_the_specs_defaults():
     from codegen.spec.schema import Board
 
     b = Board()
-    d = _defines(RUNTIME / "board_pins.h")
+    d = _defines(RUNTIME / "pic32" / "board_pins.h")
     want = pps_codes(b.tft.sdo, b.uart.rx, b.uart.tx)
     assert d["BOARD_TFT_SDO_PPS_REG"] == want["sdo_reg"] and d["BOARD_TFT_SDO_PPS_CODE"] == f"{want['sdo_code']}u"
     assert d["BOARD_UART_RX_PPS_CODE"] == f"{want['rx_code']}u"

@@ -1,14 +1,14 @@
-"""Our protothreads (firmware_runtime/pt.h) under -Wall -Wextra -Wpedantic -Werror."""
+"""Our protothreads (firmware_runtime/core/pt.h) under -Wall -Wextra -Wpedantic -Werror."""
 from __future__ import annotations
 
 import subprocess
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 
 def test_threads_interleave_as_specified(tmp_path):
-    exe = compile_c([ROOT / "tests" / "c" / "pt_driver.c"], tmp_path / "pt", includes=[RUNTIME])
+    exe = compile_c([ROOT / "tests" / "c" / "pt_driver.c"], tmp_path / "pt", includes=RUNTIME_INCLUDES)
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=RUN).stdout.splitlines()
     assert out == [
         "produce 0 at 0",    # producer runs first, sets the flag, then waits for it to clear

@@ -45,14 +45,14 @@ def test_the_readme_links_every_page_of_the_site():
 
 
 def test_cli_page_lists_every_command():
-    from codegen.commands import cli
+    from codegen.commands import parser
 
     text = (DOCS / "cli.md").read_text()
     out = subprocess.run([sys.executable, "-m", "codegen.commands.cli", "--help"], capture_output=True, text=True,
                          timeout=RUN).stdout
     cmds = re.search(r"\{([a-z,]+)\}", out).group(1).split(",")
     assert cmds and all(f"`boidsgen {c}" in text.split("## Every command")[0] for c in cmds), cmds
-    assert cli.DEFAULT_SPEC == "spec/boids.yaml"
+    assert parser.DEFAULT_SPEC == "spec/boids.yaml"
 
 
 def test_spec_page_documents_every_rule_and_spec():
@@ -81,7 +81,7 @@ def test_every_boids_host_option_is_documented():
     """The strings host_main.c compares its arguments with, in docs/serial.md
     (the boidsgen commands' options are the generated part of docs/cli.md)."""
     text = (DOCS / "serial.md").read_text()
-    host = (ROOT / "firmware_runtime" / "host_main.c").read_text()
+    host = (ROOT / "firmware_runtime" / "host" / "host_main.c").read_text()
     missing = [o for o in re.findall(r'strcmp\(a, "(--[a-z0-9-]+)"\)', host)
                if o != "--help" and not re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", text)]
     assert not missing, missing

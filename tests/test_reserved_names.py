@@ -26,11 +26,11 @@ import pytest
 
 from codegen.spec.names import identifier_problem, rule_name_problem, state_name_problem
 
-from .conftest import ROOT, RUNTIME, require_tool
+from .conftest import ROOT, RUNTIME, RUNTIME_I_FLAGS, require_tool
 
 FIRMWARE = ROOT / "generated" / "combo_scouts_predators_obstacles" / "firmware"  # the most runtime it uses
 TARGETS = ("host", "host-mipsel", "m4k-check")
-SPEC_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")  # what the spec's names may be (spec_model)
+SPEC_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")  # what the spec's names may be (codegen/spec/schema.py)
 _DROP_WITH_ARG = {"-o", "-T"}
 
 
@@ -108,7 +108,7 @@ def test_the_runtime_names_the_rule_code_sees_are_reserved(tmp_path):
     runtime's typedefs."""
     cc, nm = require_tool("gcc"), require_tool("nm")
     obj = tmp_path / "flock.o"
-    inc = ["-I.", f"-I{RUNTIME}"]
+    inc = ["-I.", *RUNTIME_I_FLAGS]
     res = subprocess.run([cc, "-std=c99", "-O2", *inc, "-fkeep-inline-functions", "-c", "boids_flock.c", "-o", str(obj)],
                          cwd=FIRMWARE, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

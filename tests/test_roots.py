@@ -18,7 +18,7 @@ import pytest
 
 from pysim import fxops as F
 
-from .conftest import ROOT, RUNTIME, compile_c, require_tool
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, RUNTIME_I_FLAGS, compile_c, require_tool
 from .deadline import RUN
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -50,12 +50,12 @@ def driver(request, tmp_path_factory):
     src = ROOT / "tests" / "c" / "roots_driver.c"
     if request.param.startswith("host"):
         defines = {"FX_FRAC_BITS": 15} | ({"FX_PORTABLE": 1} if request.param == "host-portable" else {})
-        return [str(compile_c([src], tmp / "rd", defines=defines, includes=[RUNTIME]))]
+        return [str(compile_c([src], tmp / "rd", defines=defines, includes=RUNTIME_INCLUDES))]
     cc = require_tool("mipsel-linux-gnu-gcc")
     qemu = require_tool("qemu-mipsel")
     exe = tmp / "rd_m4k"
     flags = ["-march=m4k", "-O1", "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-DFX_FRAC_BITS=15",
-             f"-I{RUNTIME}"]
+             *RUNTIME_I_FLAGS]
     res = subprocess.run([cc, *flags, "-static", str(src), "-o", str(exe)], capture_output=True, text=True,
                          timeout=RUN)
     assert res.returncode == 0, res.stderr
@@ -150,7 +150,7 @@ def test_isqrt_table_is_its_formula():
     step's reciprocal table, floor((2^32 - 1) / (entry + 1))."""
     import re
 
-    text = (RUNTIME / "fixed_roots.h").read_text()
+    text = (RUNTIME / "core" / "fixed_roots.h").read_text()
     body = re.search(r"fx_isqrt_est\[192\] = \{([^}]*)\}", text).group(1)
     table = [int(v) for v in body.replace(",", " ").split()]
     want = []

@@ -82,7 +82,7 @@ def test_the_vga_specs_get_a_pico_sdk_project_with_their_pins():
     assert "BOIDS_RP2040_HSYNC=16 BOIDS_RP2040_VSYNC=17 BOIDS_RP2040_RGB_BASE=18" in cmake
     assert "include(${CMAKE_CURRENT_LIST_DIR}/pico_sdk_import.cmake)" in cmake
     assert "PICO_SDK_PATH is not set" in files["firmware/rp2040/pico_sdk_import.cmake"]
-    for src in ("rp2040/platform_rp2040.c", "rp2040/vga.c", "fb4.c", "draw.c"):
+    for src in ("rp2040/platform_rp2040.c", "rp2040/vga.c", "core/fb4.c", "core/draw.c"):
         assert f"${{BOIDS_RUNTIME}}/{src}" in cmake and (RUNTIME / src).is_file()
     assert not any(k.startswith("firmware/rp2040/") for k in render(load(ROOT / "spec" / "boids.yaml")))
 
@@ -156,7 +156,7 @@ def test_the_vga_framebuffer_equals_the_hosts_picture(scouts_rp2040, tmp_path):
     fw = ROOT / "generated" / m.name / "firmware"
     portable = [RUNTIME / f for f in RUNTIME_SOURCES if not f.startswith("rp2040/")]
     exe = compile_c([ROOT / "tests" / "c" / "fb4_frame_driver.c", *[fw / f for f in GENERATED_SOURCES], *portable],
-                    tmp_path / "fb4_host", includes=[fw, RUNTIME],
+                    tmp_path / "fb4_host", includes=[fw, RUNTIME / "core"],
                     defines={"BOIDS_DRAW_FB4": 1, "BOIDS_PANEL_WIDTH": 640, "BOIDS_PANEL_HEIGHT": 480,
                              "BOIDS_VIEW_MUL": 1, "BOIDS_VIEW_SHIFT": 0})
     host = tmp_path / "host.fb4"

@@ -55,12 +55,13 @@ def test_a_spec_alone_gets_a_self_contained_folder(tmp_path, capsys):
     assert main(["generate", str(spec)]) == 0 and _tree(out) == before  # byte-identical on every run
     assert main(["generate", str(spec), "--check"]) == 0
     # the check covers the copy: an edit and a stray file in a subfolder are named
-    (copy / "fixed.h").write_text((copy / "fixed.h").read_text() + "/* edit */\n")
-    (copy / "m4k_check" / "stray.c").write_text("")
+    (copy / "core" / "fixed.h").write_text((copy / "core" / "fixed.h").read_text() + "/* edit */\n")
+    (copy / "pic32" / "m4k_check" / "stray.c").write_text("")
     capsys.readouterr()
     assert main(["generate", str(spec), "--check"]) == 1
     said = capsys.readouterr().out
-    assert "firmware_runtime/fixed.h" in said and "firmware_runtime/m4k_check/stray.c (not generated any more)" in said
+    assert "firmware_runtime/core/fixed.h" in said
+    assert "firmware_runtime/pic32/m4k_check/" + "stray.c (not generated any more)" in said  # split: no such file
     assert main(["generate", str(spec)]) == 0 and _tree(out) == before
     # the project gains its own runtime: the copy goes, the Makefile names the project's
     shutil.copytree(RUNTIME, tmp_path / RUNTIME_FOLDER)

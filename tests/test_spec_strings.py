@@ -29,7 +29,7 @@ from codegen.output.pipeline import load, render_files
 from codegen.spec.errors import SpecError
 from codegen.spec.yaml_guard import INVISIBLE
 
-from .conftest import ROOT, RUNTIME, require_tool
+from .conftest import ROOT, RUNTIME_I_FLAGS, require_tool
 
 EXAMPLES = int(os.environ.get("BOIDSGEN_STRING_EXAMPLES", "100"))
 EDGE = ["", '"', "\\", "*/", "/*", "??/", "??=", "??)", "\\\n", "\n", "\r\n", "\t", "\x00", "\x1b[2J",
@@ -102,7 +102,7 @@ clean_text = st.text(st.characters(blacklist_categories=("Cc", "Cs"),
 def _compile_syntax(fw: Path, cc: str, std: str) -> None:
     srcs = sorted(str(p) for p in fw.glob("*.c"))
     res = subprocess.run([cc, f"-std={std}", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-fsyntax-only",
-                          "-DBOIDS_HOST", f"-I{fw}", f"-I{RUNTIME}", *srcs], capture_output=True, text=True,
+                          "-DBOIDS_HOST", f"-I{fw}", *RUNTIME_I_FLAGS, *srcs], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, f"{cc} -std={std}:\n{res.stderr[:3000]}"
 

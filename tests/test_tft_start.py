@@ -1,4 +1,4 @@
-"""The ILI9340's start-up (firmware_runtime/tft_ili9340.c) against the
+"""The ILI9340's start-up (firmware_runtime/core/tft_ili9340.c) against the
 controller's datasheet, and the host's decoder (host_ili9340.c) that turns
 the same byte stream into the panel's picture.
 
@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from .conftest import ROOT, RUNTIME, compile_c
+from .conftest import ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c
 from .deadline import RUN
 
 CFG = ROOT / "tests" / "c" / "draw_cfg"  # a 320x240 panel
@@ -39,8 +39,8 @@ SWRESET, SLPOUT, DISPON = 0x01, 0x11, 0x29
 def recorded(tmp_path_factory):
     """tft_init's pin activity: (kind, value) per line of tests/c/tft_record.c."""
     tmp = tmp_path_factory.mktemp("tft")
-    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp / "tft_record",
-                    includes=[CFG, RUNTIME])
+    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "core" / "tft_ili9340.c"], tmp / "tft_record",
+                    includes=[CFG, *RUNTIME_INCLUDES])
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=RUN).stdout
     return [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (line.split() for line in out.splitlines())]
 
@@ -96,8 +96,8 @@ def test_start_up_values_mean_what_the_comments_say():
 @pytest.fixture(scope="module")
 def stream_driver(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("stream")
-    return compile_c([ROOT / "tests" / "c" / "tft_stream_driver.c", RUNTIME / "tft_ili9340.c",
-                      RUNTIME / "host_ili9340.c"], tmp / "tft_stream_driver", includes=[CFG, RUNTIME])
+    return compile_c([ROOT / "tests" / "c" / "tft_stream_driver.c", RUNTIME / "core" / "tft_ili9340.c",
+                      RUNTIME / "host" / "host_ili9340.c"], tmp / "tft_stream_driver", includes=[CFG, *RUNTIME_INCLUDES])
 
 
 def run_stream(exe, name):
@@ -132,8 +132,8 @@ CASET, PASET, RAMWR = 0x2A, 0x2B, 0x2C
 def _scripted(tmp_path, script: str):
     """tests/c/tft_record.c's script after the start-up: its pin events, and
     its commands as (command, parameter bytes)."""
-    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "tft_ili9340.c"], tmp_path / "rec",
-                    includes=[CFG, RUNTIME])
+    exe = compile_c([ROOT / "tests" / "c" / "tft_record.c", RUNTIME / "core" / "tft_ili9340.c"], tmp_path / "rec",
+                    includes=[CFG, *RUNTIME_INCLUDES])
     out = subprocess.run([str(exe), script], capture_output=True, text=True, check=True, timeout=RUN).stdout
     lines = out.splitlines()
     ev = [(k, int(v, 16) if k in "CD" else int(v)) for k, v in (ln.split() for ln in lines[lines.index("X 0") + 1:])]

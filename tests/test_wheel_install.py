@@ -121,7 +121,7 @@ def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
     paths = [runtime] + [i.text for i in ET.parse(fw / "boids.X" / "nbproject" / "configurations.xml").iter("itemPath")]
     for p in paths:
         assert not Path(p).is_absolute() and "$" not in p, p
-    assert (fw / runtime).resolve().is_relative_to(work.resolve()) and (fw / runtime / "fixed.h").is_file()
+    assert (fw / runtime).resolve().is_relative_to(work.resolve()) and (fw / runtime / "core" / "fixed.h").is_file()
     for p in out.rglob("*"):
         if p.is_file() and "__pycache__" not in p.parts:
             text = p.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ import pytest
 
 from pysim import fxops as F
 
-from .conftest import ROOT, RUNTIME, compile_c, require_tool
+from .conftest import ROOT, RUNTIME_INCLUDES, RUNTIME_I_FLAGS, compile_c, require_tool
 from .deadline import RUN
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
@@ -31,15 +31,15 @@ def driver(request, tmp_path_factory):
     src = ROOT / "tests" / "c" / "widths_driver.c"
     if request.param.startswith("host"):
         defines = {"FX_FRAC_BITS": 15} | ({"FX_PORTABLE": 1} if request.param == "host-portable" else {})
-        return [str(compile_c([src], tmp / "wd", defines=defines, includes=[RUNTIME]))]
+        return [str(compile_c([src], tmp / "wd", defines=defines, includes=RUNTIME_INCLUDES))]
     cc = require_tool("mipsel-linux-gnu-gcc")
     qemu = require_tool("qemu-mipsel")
     exe = tmp / "wd_m4k"
     cmd = [cc, "-march=m4k", "-O1", "-static", "-std=c99", "-Wall", "-Wextra", "-Werror", "-DFX_FRAC_BITS=15",
-           f"-I{RUNTIME}", str(src), "-o", str(exe)]
+           *RUNTIME_I_FLAGS, str(src), "-o", str(exe)]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN)
     assert res.returncode == 0, res.stderr
-    asm = subprocess.run([cc, "-march=m4k", "-O1", "-std=c99", "-DFX_FRAC_BITS=15", f"-I{RUNTIME}", "-S",
+    asm = subprocess.run([cc, "-march=m4k", "-O1", "-std=c99", "-DFX_FRAC_BITS=15", *RUNTIME_I_FLAGS, "-S",
                           str(src), "-o", "-"], capture_output=True, text=True, timeout=RUN, check=True).stdout
     assert "madd" in asm  # the HI:LO spelling is the one under test
     return [qemu, str(exe)]

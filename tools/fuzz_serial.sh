@@ -36,7 +36,7 @@ for f in $(make -C "$GEN" -s --no-print-directory RUNTIME="$ROOT/firmware_runtim
 done
 ${CC:-gcc} -std=c99 -Wall -Wextra -Wpedantic -Werror -O1 -g \
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -I"$GEN" -I"$ROOT/firmware_runtime" "${src[@]}" tests/c/fuzz_serial.c tests/c/fuzz_lines.c tests/c/fuzz_inputs.c -o "$OUT/fuzz_serial"
+    -I"$GEN" -I"$ROOT/firmware_runtime/core" -I"$ROOT/firmware_runtime/host" "${src[@]}" tests/c/fuzz_serial.c tests/c/fuzz_lines.c tests/c/fuzz_inputs.c -o "$OUT/fuzz_serial"
 start=$(date +%s%N)
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$OUT/fuzz_serial" "$LINES" "$SEED"

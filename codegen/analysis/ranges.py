@@ -7,7 +7,7 @@ once, with:
   * every parameter over its whole [min, max] (int parameters too);
   * positions within the screen plus a margin on every side (default: one
     screen's larger side): the rules keep boids near the screen but cannot
-    promise it. Obstacles and the target lie on the screen (spec_checks
+    promise it. Obstacles and the target lie on the screen (spec/checks.py
     refuses others), obstacle radii up to the larger side;
   * velocities at a frame's start within the spawn's speed parameters (each
     component within the larger maximum), then whatever one frame of the

@@ -19,7 +19,7 @@ Pydantic), and every error named at its `file:line:col`.
 
 The meaning (parameters that exist, values in their ranges at every point,
 the flock within 65535) is checked against the spec's model by
-`experiment_cmd`, with the same located errors (`issue_at`).
+`codegen/commands/experiment.py`, with the same located errors (`issue_at`).
 """
 from __future__ import annotations
 

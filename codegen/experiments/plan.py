@@ -89,7 +89,7 @@ def make_plan(ld: Loaded) -> Plan:
 
 def _spec_file(ld: Loaded):
     """The spec the experiment names: a .yaml file inside the experiment's
-    project (experiment_file.project_of), links resolved first, so a
+    project (experiments/file.py's project_of), links resolved first, so a
     `spec:` cannot make the tool read (and report on) any file on the machine."""
     p, root = ld.spec_path, project_of(ld.path)
     if p.suffix != ".yaml":

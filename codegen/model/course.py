@@ -2,7 +2,7 @@
 becomes one firmware command line, computed here once.
 
 The firmware gets the result as `boids_course_table` (boids_course.c, walked
-by firmware_runtime/course.c), the simulator's model as `COURSE_CONTROLS`;
+by firmware_runtime/core/course.c), the simulator's model as `COURSE_CONTROLS`;
 codegen/model/course_checks.py reports what `expand` finds wrong at the spec's
 line and column. An entry is (kind, id, value, line):
 

@@ -254,7 +254,7 @@ def _exact_decimal(raw: int, fb: int) -> str:
 def next_free_id(used: set[int]) -> int:
     """A parameter written without `id:` takes the id after the largest one in
     use (so it comes after the spec's own sliders, not as id 0 before them),
-    else the lowest free one; spec_checks caps a spec at 256 parameters."""
+    else the lowest free one; spec/checks.py caps a spec at 256 parameters."""
     after = max(used, default=0) + 1
     return next(i for i in [*range(after, 256), *range(0, after)] if i not in used)
 

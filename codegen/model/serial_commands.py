@@ -19,7 +19,7 @@ class Command:
     max_words: int
     help: str
     changes: bool  # changes the simulation: the reply carries `frame=F`, `watch` sends an `ev` line
-    handler: str  # the C function (firmware_runtime/cmd_core.c or the generated boids_commands.c)
+    handler: str  # the C function (firmware_runtime/core/cmd_core.c or the generated boids_commands.c)
     needs: str | None = None  # the spec section it needs (None: every spec)
 
     @property

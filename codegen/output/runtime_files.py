@@ -3,7 +3,7 @@
 The runtime's place is a fact of the PROJECT, not of where the tool is
 installed, so a generated Makefile or MPLAB X project never names the tool:
 
-- the spec's project root (codegen/project.py) holds `firmware_runtime/`
+- the spec's project root (codegen/spec/project.py) holds `firmware_runtime/`
   (this repository, a clone of it) and the output folder lies inside that
   project: the generated files name it relatively (`../../../firmware_runtime`
   from generated/<name>/firmware/), as the committed output always did;

@@ -50,6 +50,6 @@ def lines(capacity: int, used: set) -> list:
 
 
 def call(op: str, capacity: int) -> str:
-    """The C function printed for a 32-bit mean (emit_c_expr.py)."""
+    """The C function printed for a 32-bit mean (targets/c/expr.py)."""
     fn = "boids_mean_about" if op == "sum_mean_about" else "boids_mean"
     return fn if capacity + 1 <= MAX_ENTRIES else CALLS[fn]

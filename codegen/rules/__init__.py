@@ -1,3 +1,3 @@
-"""The rule library: each rule is a folder holding its C template and its
-Python twin side by side (rule.c.j2 / rule.py.j2); catalog.py says what the
-rule's spec fields mean and which neighbour zone it accumulates in."""
+"""The rule library's data: defs/<rule>.yaml, one rule a file, written in the
+rule language (docs/rules.md) like a spec's own `rule_defs:` entry;
+codegen/lang/library.py compiles them. No Python lives here."""

@@ -93,7 +93,7 @@ _MAKE_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 
 def make_path(p: str) -> str:
     """A path as a Makefile variable value. make has no quoting for spaces,
-    '#', '$' or ':' in paths, so such a path is refused (codegen/make_run.py
+    '#', '$' or ':' in paths, so such a path is refused (codegen/targets/host/make_run.py
     names it and stops)."""
     bad = sorted({ch for ch in p if ch not in _MAKE_SAFE})
     if bad:

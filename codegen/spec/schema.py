@@ -1,7 +1,7 @@
 """The spec's shape, as Pydantic v2 models: structure and types only.
 
 Cross-field meaning (a rule naming a missing parameter, min > max, ...) is
-checked in spec_checks.py, which can name the exact YAML node at fault.
+checked in checks.py, which can name the exact YAML node at fault.
 `boidsgen schema` prints the JSON Schema of `Spec`.
 """
 from __future__ import annotations
@@ -76,7 +76,7 @@ class RuleUse(BaseModel):
     """One entry of `rules:`: the rule's name and, for each of its roles, the
     spec parameter that plays it (`{rule: separation, range: protected_range,
     factor: avoid_factor}`). Which roles a rule has is its definition's
-    business, checked against it in spec_checks."""
+    business, checked against it in spec/checks.py."""
 
     model_config = ConfigDict(extra="allow", strict=True)
     rule: Name = Field(description="a library rule (`boidsgen rules`) or one of the spec's rule_defs")

@@ -1,6 +1,6 @@
 """The simulator's side of the lockstep: a mirror of a running board.
 
-The board (firmware_runtime/watch.h) sends, in wire order, `fr FRAME DIGEST`
+The board (firmware_runtime/core/watch.h) sends, in wire order, `fr FRAME DIGEST`
 after every EVERY-th frame and an `ev` line for every change, stamped with
 the first frame it takes effect in. The mirror steps its own fixed-point
 simulation to each event's frame - 1, applies the event there, steps to each

@@ -1,4 +1,4 @@
-"""The board's replies read field by field (firmware_runtime/cmd_core.c,
+"""The board's replies read field by field (firmware_runtime/core/cmd_core.c,
 serial_cmd.c): every field a caller uses is checked here, so a malformed or
 hostile reply is a WireError naming it, never a KeyError or a 10^20 that
 reaches the simulation."""

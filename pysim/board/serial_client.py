@@ -7,7 +7,7 @@
         board.set("centering_factor", "0.0005")
         board.telemetry(True)               # board.latest_telemetry / board.on_telemetry
 
-The protocol is line based (firmware_runtime/serial_cmd.c): every command is
+The protocol is line based (firmware_runtime/core/serial_cmd.c): every command is
 answered by zero or more `param ...` lines and one line starting `ok` or
 `err REASON`. Telemetry lines (`tm k=v ...`) and, under `watch`, the
 lockstep's `fr` and `ev` lines may arrive at any time; a reader thread routes

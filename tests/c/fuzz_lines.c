@@ -1,5 +1,5 @@
 /* fuzz_lines.c - the shapes of the lines a board may send at any time
- * (firmware_runtime/watch.h's lockstep stream and the `tm` telemetry line),
+ * (firmware_runtime/core/watch.h's lockstep stream and the `tm` telemetry line),
  * for tests/c/fuzz_serial.c. A client routes these apart from the replies
  * (pysim/board/serial_client.py), so they may come before, between or after a
  * command's reply lines; each must match one shape exactly.

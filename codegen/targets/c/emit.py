@@ -58,9 +58,9 @@ class FlockC:
         self.m = m
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
-        self.reads_index = False  # a rule reads the boid's index (emit_c_names.RuleNames)
+        self.reads_index = False  # a rule reads the boid's index (names.RuleNames)
         self._taken = set(GENERATED)
-        self.means_called: set = set()  # emit_c_names.RuleNames.mean32
+        self.means_called: set = set()  # names.RuleNames.mean32
         self.recips: dict = {}  # a boid group's count -> its reciprocal's local (mean_recip)
         rules = [Rule(r.index, r.name, r.ir, dict(r.refs)) for r in m.rules]
         seen: dict = {}

@@ -15,7 +15,7 @@ The shape is the C's (boids_flock.c's boids_step), loop for loop:
         each rule in spec order: its loop over predators, obstacles or food
         (if it has one: at its own turn, seeing the velocity so far), its `apply`
         store the velocity and state; move
-    predators_step, food_step (emit_world.py)
+    predators_step, food_step (world.py)
 
 Sequential order: the other boids are the arrays being updated (earlier boids
 already moved), so the order is exact by construction. Synchronous: a copy of

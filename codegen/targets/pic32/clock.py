@@ -1,4 +1,4 @@
-"""The board's clocks as the firmware sets them (firmware_runtime/board_pins.h:
+"""The board's clocks as the firmware sets them (firmware_runtime/pic32/board_pins.h:
 40 MHz system clock from the 8 MHz FRC through the PLL, peripheral bus
 undivided), and the UART baud rates they can make."""
 from __future__ import annotations

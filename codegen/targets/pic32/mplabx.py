@@ -5,7 +5,7 @@ reads) and the project Makefile its generated makefiles include.
 Its sources are the ones the Makefile's `pic32` target compiles, read from the
 rendered Makefile, so the two cannot drift; the compiler settings are the
 ones that target and `boidsgen budget` assume. The configuration bits are not
-here: they are set once, in firmware_runtime/pic32_main.c.
+here: they are set once, in firmware_runtime/pic32/pic32_main.c.
 """
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def board_sources(makefile: str) -> tuple[list[str], list[str]]:
     return gen, rt
 
 
+# the runtime's folders the board build searches, in the Makefile's order (PIC32_INC)
+INCLUDE_DIRS = ("core", "pic32")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -60,12 +62,13 @@ def board_headers(files: dict[str, str], gen_c: list[str], rt_c: list[str],
     todo = [files[f"firmware/{c}"] for c in gen_c] + [(runtime_dir / c).read_text(encoding="utf-8") for c in rt_c]
     while todo:
         for h in _INCLUDE.findall(todo.pop()):
+            found = [f"{d}/{h}" for d in INCLUDE_DIRS if (runtime_dir / d / h).is_file()]
             if f"firmware/{h}" in files and h not in gen_h:
                 gen_h.add(h)
                 todo.append(files[f"firmware/{h}"])
-            elif (runtime_dir / h).is_file() and h not in rt_h:
-                rt_h.add(h)
-                todo.append((runtime_dir / h).read_text(encoding="utf-8"))
+            elif found and found[0] not in rt_h:
+                rt_h.add(found[0])
+                todo.append((runtime_dir / found[0]).read_text(encoding="utf-8"))
     return sorted(gen_h), sorted(rt_h)
 
 
@@ -78,7 +81,7 @@ def render_project(m, env: Environment, files: dict[str, str], runtime_rel: str,
     rt = "../" + runtime_rel  # from firmware/<name>.X/
     # MPLAB X wants a project uuid; one from the name keeps the output byte-identical
     ctx = dict(m=m, uuid=uuid.uuid5(uuid.NAMESPACE_URL, f"boidsgen:{m.name}"), device=DEVICE, toolchain=TOOLCHAIN, optimization=OPTIMIZATION, macros=";".join(MACROS),
-               extra_options=EXTRA_OPTIONS, includes=f"..;{rt}", runtime=rt,
+               extra_options=EXTRA_OPTIONS, includes=";".join([".."] + [f"{rt}/{d}" for d in INCLUDE_DIRS]), runtime=rt,
                gen_c=gen_c, rt_c=rt_c, gen_h=gen_h, rt_h=rt_h)
     base = f"firmware/{m.name}.X/"
     return {base + out: env.get_template(f"mplabx/{tpl}.j2").render(ctx)

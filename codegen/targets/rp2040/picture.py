@@ -1,4 +1,4 @@
-"""The VGA screen's picture: the 4-bit framebuffer (firmware_runtime/fb4.h:
+"""The VGA screen's picture: the 4-bit framebuffer (firmware_runtime/core/fb4.h:
 two pixels a byte, the even column in the low nibble; bit 3 red, bit 2
 blue, bits 1..0 green) read out of the emulated SRAM, as a PNG.
 

@@ -22,9 +22,10 @@ TEMPLATES = ("CMakeLists.txt", "pico_sdk_import.cmake")
 # runtime (the same files as the Makefile's GEN_SRC, RT_SRC and the drawing),
 # the framebuffer sink and the RP2040 layer.
 GENERATED_SOURCES = ("boids_params.c", "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c")
-RUNTIME_SOURCES = ("fxdecimal.c", "serial_cmd.c", "cmd_reply.c", "cmd_core.c", "adaptive_spawn.c", "course.c",
-                   "state_io.c", "watch.c", "draw.c", "font5x7.c", "fb4.c",
-                   "rp2040/platform_rp2040.c", "rp2040/vga.c", "rp2040/rp2040_main.c")
+RUNTIME_SOURCES = tuple(f"core/{f}" for f in (
+    "fxdecimal.c", "serial_cmd.c", "cmd_reply.c", "cmd_core.c", "adaptive_spawn.c", "course.c", "state_io.c",
+    "watch.c", "draw.c", "font5x7.c", "fb4.c")) + ("rp2040/platform_rp2040.c", "rp2040/vga.c", "rp2040/rp2040_main.c")
+RUNTIME_INCLUDES = ("core", "rp2040")  # firmware_runtime's folders the image includes from
 
 
 def vga_view(m: GenModel) -> PanelView:
@@ -40,5 +41,6 @@ def render_rp2040(m: GenModel, env: Environment, runtime_rel: str) -> dict[str, 
     """firmware/rp2040/<file> -> text. runtime_rel: firmware_runtime/ as the firmware/ folder reaches it."""
     sources = ([f"${{BOIDS_FIRMWARE}}/{f}" for f in GENERATED_SOURCES]
                + [f"${{BOIDS_RUNTIME}}/{f}" for f in RUNTIME_SOURCES])
-    ctx = dict(m=m, runtime_rel=runtime_rel, sources=sources, view=vga_view(m), pins=m.spec.board.rp2040)
+    ctx = dict(m=m, runtime_rel=runtime_rel, sources=sources, view=vga_view(m), pins=m.spec.board.rp2040,
+               includes=[f"${{BOIDS_RUNTIME}}/{d}" for d in RUNTIME_INCLUDES])
     return {f"{FOLDER}/{t}": env.get_template(f"rp2040/{t}.j2").render(ctx) for t in TEMPLATES}

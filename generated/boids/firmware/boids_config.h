@@ -43,7 +43,7 @@
 #define BOIDS_BOID_SIZE 2
 #define BOIDS_BOID_COLOR 0xFFFFu /* #FFFFFF */
 
-/* The board's wiring (spec `board:`), read by firmware_runtime/board_pins.h. */
+/* The board's wiring (spec `board:`), read by firmware_runtime/pic32/board_pins.h. */
 #define BOARD_SPI_HZ 20000000u
 #define TFT_MADCTL 0x28u
 #define BOARD_TFT_DC_PORT B

@@ -35,7 +35,7 @@ void boids_params_defaults(void)
 }
 
 /* The serial command table: name, unit, min and max as the spec wrote them,
- * target, default, min, max (raw), id, type, tunable. Walked by firmware_runtime/serial_cmd.c. */
+ * target, default, min, max (raw), id, type, tunable. Walked by firmware_runtime/core/serial_cmd.c. */
 const bp_param_t boids_param_table[] = {
     {"visual_range", "px", "0", "200", &boids_params.visual_range, BOIDS_PARAM_VISUAL_RANGE_DEFAULT,
      BOIDS_PARAM_VISUAL_RANGE_MIN, BOIDS_PARAM_VISUAL_RANGE_MAX, 1, BP_FIXED, 1},

@@ -3,7 +3,7 @@
 
 /* The course interface's controls this spec maps (codegen/model/course.py, from
  * the spec's `course:` section): a control is one command line of this
- * table, run by firmware_runtime/course.c through serial_cmd_exec.
+ * table, run by firmware_runtime/core/course.c through serial_cmd_exec.
  * kind 'b' button (1 press, 0 release), 't' toggle (1 on, 0 off),
  * 'l' list box (the item chosen), 'r' radio group (the member chosen). */
 #include "course.h"

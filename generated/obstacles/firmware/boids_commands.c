@@ -3,7 +3,7 @@
 
 /* The serial command table (codegen/model/serial_commands.py): serial_cmd.c dispatches
  * from it and `help` lists it. The handlers of the spec's own run-time state
- * are below; the rest are in firmware_runtime/cmd_core.c.
+ * are below; the rest are in firmware_runtime/core/cmd_core.c.
  * A rejected command changes nothing. */
 #include "boids_app.h"
 #include "boids_flock.h"

@@ -1,7 +1,7 @@
 """What `boidsgen budget` says about the adaptive spawn, and the cost table
 the host's modelled M4K clock runs on.
 
-The adaptive spawn (firmware_runtime/adaptive_spawn.c) adds boids while a
+The adaptive spawn (firmware_runtime/core/adaptive_spawn.c) adds boids while a
 window of frames fits ASPAWN_BUDGET_PM per mille of the frame period (the
 rest is for the serial and timing threads): the flock it holds is the
 largest N whose frame fits that share, not the whole period. The share is
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from codegen.output.render import RUNTIME_DIR
 
-ASPAWN_H = RUNTIME_DIR / "adaptive_spawn.h"
+ASPAWN_H = RUNTIME_DIR / "core" / "adaptive_spawn.h"
 
 
 def frame_ms_at(pts: list, n: int) -> float:

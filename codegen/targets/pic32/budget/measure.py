@@ -42,7 +42,7 @@ from codegen.output.render import RUNTIME_DIR
 
 from codegen.targets.pic32.clock import SYSCLK_HZ  # noqa: E402
 
-BUDGET_DIR = RUNTIME_DIR / "budget"
+BUDGET_DIR = RUNTIME_DIR / "pic32" / "budget"
 MIPS_CC = "mipsel-linux-gnu-gcc"
 QEMU = "qemu-mipsel"
 CFLAGS_STRICT = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
@@ -90,10 +90,11 @@ def build_host_driver(fw: Path, out: Path, defines: tuple = ()) -> Path:
     """The warm-up / SPI-counting driver, natively, over the generated flock
     (defines: -D flags, e.g. BOIDS_PAIR_STATS for the tests)."""
     src = [BUDGET_DIR / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
-           RUNTIME_DIR / "platform_host.c", RUNTIME_DIR / "host_ili9340.c", RUNTIME_DIR / "draw.c",
-           RUNTIME_DIR / "font5x7.c",
-           RUNTIME_DIR / "tft_ili9340.c", RUNTIME_DIR / "host_image.c"]
-    _run(["gcc", *CFLAGS_STRICT, "-O2", *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR}", *src, "-o", out])
+           RUNTIME_DIR / "host" / "platform_host.c", RUNTIME_DIR / "host" / "host_ili9340.c", RUNTIME_DIR / "core" / "draw.c",
+           RUNTIME_DIR / "core" / "font5x7.c",
+           RUNTIME_DIR / "core" / "tft_ili9340.c", RUNTIME_DIR / "host" / "host_image.c"]
+    _run(["gcc", *CFLAGS_STRICT, "-O2", *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}", f"-I{RUNTIME_DIR / 'host'}", *src,
+          "-o", out])
     return out
 
 
@@ -103,21 +104,21 @@ def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = Fa
     and a third segment, the frame's drawing onto a stub SPI port."""
     inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
     arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
-    cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "m4k_check" / "include"),
-                     *CFLAGS_STRICT, opt, f"-I{fw}", f"-I{RUNTIME_DIR}"]
+    cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "pic32" / "m4k_check" / "include"),
+                     *CFLAGS_STRICT, opt, f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}"]
     extra = []
     if draw:
         cflags += ["-g", "-DBUDGET_DRAW"]
-        extra = [BUDGET_DIR / "budget_tft_port.c", RUNTIME_DIR / "draw.c", RUNTIME_DIR / "tft_ili9340.c",
-                 RUNTIME_DIR / "font5x7.c"]
+        extra = [BUDGET_DIR / "budget_tft_port.c", RUNTIME_DIR / "core" / "draw.c", RUNTIME_DIR / "core" / "tft_ili9340.c",
+                 RUNTIME_DIR / "core" / "font5x7.c"]
     libgcc = _run([MIPS_CC, *arch, "-print-libgcc-file-name"]).stdout.strip()
     blob = out.with_suffix(".state.S")
     blob.write_text(f'    .section .rodata\n    .balign 4\n    .globl budget_state\nbudget_state:\n'
                     f'    .incbin "{state}"\n    .globl budget_state_end\nbudget_state_end:\n')
     _run([MIPS_CC, *cflags, "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld",
           "-Wl,--build-id=none", BUDGET_DIR / "start.S", blob, BUDGET_DIR / "budget_m4k.c",
-          BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", RUNTIME_DIR / "state_io.c",
-          RUNTIME_DIR / "fxdecimal.c", *extra, libgcc, "-o", out])
+          BUDGET_DIR / "libc_budget.c", fw / "boids_flock.c", fw / "boids_params.c", RUNTIME_DIR / "core" / "state_io.c",
+          RUNTIME_DIR / "core" / "fxdecimal.c", *extra, libgcc, "-o", out])
     return out
 
 
@@ -259,7 +260,7 @@ class Budget:
     startup_bytes: int = 0  # tft_init, sent once
     clear_bytes: int = 0  # the first black screen, once
     startup_ms: int = 0  # tft_init's waits (reset, SWRESET, SLPOUT)
-    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
+    builds: dict = field(default_factory=dict)  # variant -> cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, row: Row, opt: str) -> float:
         return (row.insns[opt] * self.cpi / self.f_cpu + row.spi_bytes * 8 / self.spi_hz) * 1000

@@ -1,6 +1,6 @@
 """How many pairs one frame's pair loop visits, for `budget --profile`:
 counted in Python on the warmed-up state the budget's images load
-(firmware_runtime/budget/budget_state.h: a header, flock_t, rng_t,
+(firmware_runtime/pic32/budget/budget_state.h: a header, flock_t, rng_t,
 boids_params_t), with the box, the ranges and the grid read from the
 generated code:
 

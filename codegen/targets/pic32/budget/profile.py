@@ -2,7 +2,7 @@
 
 For each flock size and variant (as `boidsgen budget`: codegen/targets/pic32/budget/measure.py),
 the -O1 m4k image is built with -g and a third segment that draws the frame
-onto a stub SPI port (firmware_runtime/budget/budget_tft_port.c), and run
+onto a stub SPI port (firmware_runtime/pic32/budget/budget_tft_port.c), and run
 once under qemu-mipsel -d in_asm,exec,nochain (codegen/targets/pic32/budget/m4k_trace.py). Every
 executed instruction of the frame is then given to one part:
 
@@ -40,7 +40,7 @@ from codegen.targets.pic32.budget.m4k_trace import read_trace
 from codegen.targets.pic32.budget.spi_timeline import DrawTime, draw_time
 from codegen.targets.pic32.budget.pair_counts import PairCounts, pair_counts
 
-PORT_C = RUNTIME_DIR / "budget" / "budget_tft_port.c"
+PORT_C = RUNTIME_DIR / "pic32" / "budget" / "budget_tft_port.c"
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
 MEM_FUNCS = {"memcpy", "memset"}
 # the copies of boids_step (codegen/passes/guards.py, pairs_once.py)
@@ -153,7 +153,7 @@ def attribute(elf: Path, log: Path, fw_c: Path, model: CycleModel, byte_cycles: 
     frame, digest, draw = tr.segments
     labels = PL.label_lines(fw_c.read_text())
     # (header, line) -> the inline function there, for fixed.h and the parts it includes (fixed_roots.h)
-    fixed = {(h.name, ln): fn for h in sorted(RUNTIME_DIR.glob("fixed*.h"))
+    fixed = {(h.name, ln): fn for h in sorted((RUNTIME_DIR / "core").glob("fixed*.h"))
              for ln, fn in fixed_h_functions(h.read_text()).items()}
     # and boids_flock.c's own inline helpers the reading leaves unplaced (the means' table's)
     fixed |= {(fw_c.name, ln): fn for ln, fn in fixed_h_functions(fw_c.read_text()).items() if ln not in labels}
@@ -297,7 +297,7 @@ class Profile:
     seed: int
     model: CycleModel
     frames: list  # [FrameProfile]
-    builds: dict = field(default_factory=dict)  # variant -> budget_cost.VariantBuild (for --cost-table)
+    builds: dict = field(default_factory=dict)  # variant -> cost.VariantBuild (for --cost-table)
 
     def frame_ms(self, fp: FrameProfile, how: str) -> float:
         spi = fp.spi_bytes * 8 / self.spi_hz

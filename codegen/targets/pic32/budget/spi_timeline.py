@@ -3,7 +3,7 @@ cycle model, codegen/targets/pic32/budget/m4k_cycles.py) and the SPI's byte time
 timeline, from the drawing's blocks in the order qemu ran them
 (codegen/targets/pic32/budget/m4k_trace.py, `ordered`).
 
-The budget's stub SPI port (firmware_runtime/budget/budget_tft_port.c)
+The budget's stub SPI port (firmware_runtime/pic32/budget/budget_tft_port.c)
 always reads "idle", so every wait loop runs its test once. Here each of
 the port's SPI accesses is an event at its place in the timeline:
 

@@ -1,5 +1,5 @@
 /* fb4.h - a 4-bit framebuffer as draw.c's pixel sink (draw_sink.h), for a
- * board that scans its own memory out (the RP2040's VGA: rp2040/vga.c).
+ * board that scans its own memory out (the RP2040's VGA: firmware_runtime/rp2040/vga.c).
  *
  * BOIDS_PANEL_WIDTH x BOIDS_PANEL_HEIGHT pixels, two a byte: the even column
  * in the low nibble, the odd one in the high nibble (the VGA's PIO shifts a

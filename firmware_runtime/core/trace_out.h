@@ -1,6 +1,6 @@
 /* trace_out.h - the trace's text (pysim/trace.py reads and writes the same):
  * its header and each frame's rows, one definition for every firmware that
- * writes one (host_main.c into a file, rp2040/rp2040_main.c over UART0).
+ * writes one (host/host_main.c into a file, rp2040/rp2040_main.c over UART0).
  * Each piece of text goes to `put`. Header only: no build lists it. */
 #ifndef BOIDSGEN_TRACE_OUT_H
 #define BOIDSGEN_TRACE_OUT_H
