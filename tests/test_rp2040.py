@@ -190,3 +190,15 @@ def test_the_vga_signal_is_640x480_at_60hz_and_shows_the_framebuffer(scouts_rp20
     # the picture is the framebuffer's (a pixel the firmware redrew meanwhile may show either)
     bad = [(x, y) for y in range(480) for x in range(640) if f.pixels[y][x] not in (before[y][x], after[y][x])]
     assert not bad, f"{len(bad)} pixels differ from the framebuffer, first (x, y) {bad[0]}"
+
+
+def test_watch_stays_in_step_with_the_emulated_board_on_a_pty(scouts_rp2040, capsys):
+    """The board image in rp2040js behind a pseudo-terminal (codegen/targets/rp2040/pty_board.py), VGA
+    running: `boidsgen watch` resets it and follows its digests frame by frame."""
+    from codegen.targets.rp2040.pty_board import PtyBoard
+
+    _, b = scouts_rp2040
+    with PtyBoard(b.elf) as board:
+        rc = main(["watch", board.path, "--spec", str(SCOUTS), "--frames", "45", "--timeout", "10"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "watch: 45 frames in step" in out, out[-2000:]

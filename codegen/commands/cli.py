@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from codegen.commands.check import cmd_check  # noqa: F401 - parser.build reads cli.cmd_<name>
+from codegen.commands.emulate import cmd_emulate  # noqa: F401
 from codegen.commands.generate import cmd_generate  # noqa: F401
 from codegen.commands.messages import err, spec_errors
 from codegen.commands.rules import cmd_rules, cmd_schema  # noqa: F401

@@ -45,7 +45,7 @@ def build(cli) -> argparse.ArgumentParser:
 
     def target_arg(p):
         p.add_argument("--target", action="append", choices=["pic32", "rp2040"], default=None,
-                       help="the board to build for, instead of the spec's board.target (may be repeated)")
+                       help="the board to build for, instead of the spec's board.target (may be repeated).")
 
     def spec_arg(p):
         p.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"spec file (default {DEFAULT_SPEC})")
@@ -105,7 +105,8 @@ def build(cli) -> argparse.ArgumentParser:
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cli.cmd_compare)
 
-    p = sub.add_parser("parity", help="run the host firmware and the simulator; compare bit for bit")
+    p = sub.add_parser("parity", help="run the host firmware (or the RP2040's in rp2040js) and the simulator; "
+                       "compare bit for bit")
     spec_arg(p)
     run_args(p)
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
@@ -141,6 +142,13 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--baud", type=_int_in(1, 4_000_000), default=None, help="default: the spec's")
     p.add_argument("--timeout", type=_positive_float, default=2.0, help="seconds to wait for a reply")
     p.set_defaults(func=cli.cmd_watch)
+
+    p = sub.add_parser("emulate", help="run the spec's RP2040 firmware in rp2040js with its UART0 on a "
+                       "pseudo-terminal (for watch, the GUI's Board mode, a terminal)")
+    spec_arg(p)
+    p.add_argument("--seconds", type=_positive_float, default=None, help="stop after this long (default: Ctrl-C)")
+    p.add_argument("--no-vga", action="store_true", help="do not step the PIO (faster; the VGA signal stops)")
+    p.set_defaults(func=cli.cmd_emulate)
 
     p = sub.add_parser("commands", help="the firmware's serial commands for a spec, as a Markdown table")
     spec_arg(p)

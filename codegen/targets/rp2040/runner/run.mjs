@@ -3,6 +3,7 @@
 //   node run.mjs --rp2040js DIST/esm/index.js --elf IMAGE.elf [--input FILE]
 //                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
 //                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
+//                [--uart-stdin]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -20,7 +21,11 @@
 // have run (the framebuffer). --gpio-log records, from cycle CYCLE on, every
 // change of GPIOs G .. G+K-1 as a line "CYCLE BITS" (bit i: GPIO G+i high),
 // the first line the state then (the VGA signal, decoded by vga_signal.py).
-import { readFileSync, writeFileSync, writeSync } from 'node:fs';
+// --uart-stdin: UART0 is also fed from stdin as bytes arrive, and what it
+// sends is written out as it comes: the board on a serial line (pty_board.py
+// gives it a pseudo-terminal). stdin must be non-blocking (EAGAIN when
+// empty: the caller opens it so); its end stops the run ("end": "eof").
+import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const FLASH = 0x10000000;
@@ -37,6 +42,7 @@ function args(argv) {
     else if (k === '--max-cycles') (a.maxCycles = Number(v)), i++;
     else if (k === '--dump') (a.dump.push(v), i++);
     else if (k === '--pio') a.pio = true;
+    else if (k === '--uart-stdin') a.uartStdin = true;
     else if (k === '--gpio-log') (a.gpioLog = v), i++;
     else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
     else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
@@ -160,7 +166,29 @@ function onPin() {
 }
 if (a.gpioLog) for (let i = 0; i < a.gpioCount; i++) mcu.gpio[a.gpioFirst + i].addListener(onPin);
 
+// Polled every POLL instructions: stdin's bytes queued for UART0, UART0's output flushed.
+const POLL = 4096;
+let polls = 0;
+let queued = Buffer.alloc(0);
+const chunk = Buffer.alloc(4096);
+function pollStdin() {
+  flush();
+  let n = 0;
+  try {
+    n = readSync(0, chunk, 0, chunk.length, null);
+  } catch (e) {
+    if (e.code === 'EAGAIN') return;
+    throw e;
+  }
+  if (n === 0) ended = 'eof';
+  else queued = Buffer.concat([queued, chunk.subarray(0, n)]);
+}
+
 while (ended === null) {
+  if (a.uartStdin) {
+    if (++polls >= POLL) (polls = 0), pollStdin();
+    while (queued.length && !uart0.rxFIFO.full) (uart0.feedByte(queued[0]), (queued = queued.subarray(1)));
+  }
   if (a.gpioLog && !logging && cycles >= a.logFrom) {
     logging = true;
     onPin();
