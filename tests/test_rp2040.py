@@ -202,3 +202,16 @@ def test_watch_stays_in_step_with_the_emulated_board_on_a_pty(scouts_rp2040, cap
         rc = main(["watch", board.path, "--spec", str(SCOUTS), "--frames", "45", "--timeout", "10"])
     out = capsys.readouterr().out
     assert rc == 0 and "watch: 45 frames in step" in out, out[-2000:]
+
+
+def test_budget_by_execution_splits_each_frame_and_grows_with_the_flock(scouts_rp2040, capsys):
+    """boidsgen budget --target rp2040: every frame timed at its marks (BKPT #1..#4, flock_draw.h) in
+    rp2040js; the update's cost grows faster than the flock (the pair loop)."""
+    assert main(["budget", str(SCOUTS), "--target", "rp2040", "--boids", "20", "80", "--frames", "12",
+                 "--seeds", "1", "2"]) == 0
+    out = capsys.readouterr().out
+    rows = {int(r.split()[0]): r.split() for r in out.splitlines() if r.strip()[:1].isdigit()}
+    assert set(rows) == {20, 80} and all(r[1] == "24" for r in rows.values()), out
+    upd20, upd80 = float(rows[20][2]), float(rows[80][2])
+    assert 0 < upd20 and upd80 > 4 * upd20, out  # 4x the boids, more than 4x the update
+    assert "largest N measured at 30 fps in every frame on one core: 80" in out, out

@@ -67,6 +67,13 @@ def cmd_parity(a) -> int:
 def cmd_budget(a) -> int:
     from codegen.targets.pic32.budget.measure import BudgetError, run_budget
 
+    if a.target == "rp2040":
+        from codegen.targets.rp2040.budget import measure, table
+
+        seeds = list(dict.fromkeys(a.seeds))
+        m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds)
+        print("\n".join(table(m, rows, seeds)))
+        return 0
     boids = a.boids or [100, 200, 500, 1000]
     if a.cost_table:  # refused before measuring anything
         where = Path(a.cost_table)

@@ -116,7 +116,8 @@ def build(cli) -> argparse.ArgumentParser:
                    help="the firmware compared: the host build (default) or the RP2040 image in rp2040js")
     p.set_defaults(func=cli.cmd_parity)
 
-    p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
+    p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
+                       "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
                    help="flock sizes (default 100 200 500 1000)")
@@ -130,6 +131,12 @@ def build(cli) -> argparse.ArgumentParser:
                    "pair counts, lower bound (BENCHMARKS.md)")
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
+    p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
+                   help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
+    p.add_argument("--frames", type=_int_in(1, 100_000), default=100,
+                   help="rp2040: frames measured per N and seed (default 100)")
+    p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=[1, 2, 3], metavar="S",
+                   help="rp2040: the seeds (default 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)
 
     p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")

@@ -8,10 +8,13 @@
  * (`set NAME VALUE`, ...) executed as the host's --set, until
  *     run FRAMES SEED BOIDS      (BOIDS -1: the spec's flock size)
  * then FRAMES frames in virtual time exactly as `boids_host --frames` runs
- * them, the trace (trace_out.h) written to UART0, and a BKPT instruction:
+ * them, the trace (trace_out.h) written to UART0, and a BKPT #0 instruction:
  * the emulator's signal that the run is over (on a board without a debugger
  * it would fault: this image is for the emulator). A refused line prints
- * "# error: ..." and stops the same way. */
+ * "# error: ..." and stops the same way.
+ *     bench FRAMES SEED BOIDS
+ * runs the same frames without the trace: the budget's run, timed by the
+ * emulator at the frame marks (BKPT #1..#4, flock_draw.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,7 @@ extern flock_t boids_flock;
 
 static void stop(void)
 {
-    for (;;) __asm volatile("bkpt #0");
+    for (;;) __asm volatile("bkpt #0"); /* #0: the end (#1..#4 mark a frame's parts) */
 }
 
 static void put_uart(const char *s, size_t n) { plat_serial_write(s, n); }
@@ -67,11 +70,13 @@ int main(void)
     char line[LINE_MAX_IN];
     long frames = 0, boids = -1;
     uint32_t seed = BOIDS_SEED;
+    int traced = 1;
     plat_init();
     for (;;) {
         const size_t n = read_line(line);
-        if (!strncmp(line, "run ", 4)) {
-            char *p = line + 4;
+        if (!strncmp(line, "run ", 4) || !strncmp(line, "bench ", 6)) {
+            char *p = strchr(line, ' ');
+            traced = line[0] == 'r';
             frames = strtol(p, &p, 10);
             seed = (uint32_t)strtoul(p, &p, 10);
             boids = strtol(p, &p, 10);
@@ -88,9 +93,11 @@ int main(void)
     boids_app_reset(seed, (int32_t)boids);
     boids_app_set_count(boids >= 0 ? (int32_t)boids : BOIDS_FLOCK_SIZE); /* the whole flock, whatever the spawn rate */
     boids_app_adaptive(0); /* virtual time measures nothing */
-    rp2040_on_frame(on_frame);
-    trace_out_header(put_uart, &boids_flock, seed);
-    trace_out_rows(put_uart, &boids_flock, 0);
+    if (traced) {
+        rp2040_on_frame(on_frame);
+        trace_out_header(put_uart, &boids_flock, seed);
+        trace_out_rows(put_uart, &boids_flock, 0);
+    }
     for (;;) {
         boids_stats_t st;
         boids_app_stats(&st);

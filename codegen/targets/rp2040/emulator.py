@@ -22,9 +22,11 @@ class EmulatorRun:
 
 
 def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: bool = False,
-              dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None) -> EmulatorRun:
+              dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None,
+              marks: Path | None = None) -> EmulatorRun:
     """dumps: (address, size, file) at the end or (address, size, file, cycle) once cycle cycles have run;
-    gpio_log: (file, first GPIO, how many, from cycle): their changes (runner/run.mjs)."""
+    gpio_log: (file, first GPIO, how many, from cycle): their changes; marks: a file for the BKPT #n marks
+    (runner/run.mjs)."""
     node, lib = emulator()
     with tempfile.TemporaryDirectory(prefix="boidsgen-rp2040-") as tmp:
         feed = Path(tmp) / "uart0.in"
@@ -36,6 +38,8 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
             cmd.append("--pio")
         for d in dumps:
             cmd += ["--dump", ":".join(str(v) for v in d)]
+        if marks:
+            cmd += ["--marks", str(marks)]
         if gpio_log:
             path, first, count, start = gpio_log
             cmd += ["--gpio-log", str(path), "--gpio-first", str(first), "--gpio-count", str(count),

@@ -3,7 +3,7 @@
 //   node run.mjs --rp2040js DIST/esm/index.js --elf IMAGE.elf [--input FILE]
 //                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
 //                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
-//                [--uart-stdin]
+//                [--uart-stdin] [--marks FILE]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -25,6 +25,8 @@
 // sends is written out as it comes: the board on a serial line (pty_board.py
 // gives it a pseudo-terminal). stdin must be non-blocking (EAGAIN when
 // empty: the caller opens it so); its end stops the run ("end": "eof").
+// BKPT #0 ends the run; BKPT #1..#255 are marks: with --marks, a line
+// "N CYCLE" each (the frame's parts, for the budget).
 import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -43,6 +45,7 @@ function args(argv) {
     else if (k === '--dump') (a.dump.push(v), i++);
     else if (k === '--pio') a.pio = true;
     else if (k === '--uart-stdin') a.uartStdin = true;
+    else if (k === '--marks') (a.marks = v), i++;
     else if (k === '--gpio-log') (a.gpioLog = v), i++;
     else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
     else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
@@ -117,8 +120,10 @@ mcu.core.LR = 0;
 mcu.core.PC = FLASH;
 
 let ended = null;
-mcu.onBreak = () => {
-  ended = 'bkpt';
+const marks = [];
+mcu.onBreak = (code) => {
+  if (code === 0) ended = 'bkpt';
+  else if (a.marks) marks.push(`${code} ${cycles}`);
 };
 const out = [];
 let outLen = 0;
@@ -215,5 +220,6 @@ while (ended === null) {
 flush();
 for (const d of dumpsAtEnd) dumpMemory(d);
 if (a.gpioLog) writeFileSync(a.gpioLog, log.join('\n') + '\n');
+if (a.marks) writeFileSync(a.marks, marks.join('\n') + '\n');
 process.stderr.write(`${JSON.stringify({ cycles, end: ended })}\n`);
 process.exitCode = ended === 'bkpt' ? 0 : 3;
