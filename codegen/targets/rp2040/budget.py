@@ -46,7 +46,8 @@ def frame_parts(marks_text: str) -> list[tuple[int, int]]:
 
 def measure(spec_path, boids: list[int], frames: int, seeds: list[int]) -> tuple[object, list[Row]]:
     """The spec built with capacity max(boids) (a variant in build/<name>/variants/), each N run."""
-    from codegen.output.pipeline import emit
+    from codegen.output.pipeline import checked_model, emit
+    from codegen.targets.pic32.budget.measure import render_variant  # the what-if variant, not gated
     from codegen.model.gen_model import build_model
     from codegen.spec.loader import load_spec
     from codegen.spec.project import build_dir, output_dir
@@ -55,15 +56,16 @@ def measure(spec_path, boids: list[int], frames: int, seeds: list[int]) -> tuple
     from codegen.targets.rp2040.emulator import run_image
 
     spec, _ = load_spec(spec_path)
+    checked_model(spec_path)  # the spec as written passes the range gate; a larger capacity is a what-if
     cap = max(max(boids), spec.flock.capacity)
     if cap == spec.flock.capacity:  # the spec's own build
-        m = build_model(spec, spec_path)
         out, bdir = output_dir(spec_path, spec.name), build_dir(spec_path, spec.name)
+        m = build_model(spec, spec_path)
+        emit(spec_path, m, out, gated=True)
     else:
-        m = build_model(spec_variant(spec, capacity=cap), spec_path)
         out = build_dir(spec_path, spec.name) / "variants" / f"capacity={cap}"
         bdir = out / "build"
-    emit(spec_path, m, out)
+        m = render_variant(spec_variant(spec, capacity=cap), spec_path, out)
     b = build_rp2040(spec_path, m, out, bdir)
     rows = []
     for n in boids:
