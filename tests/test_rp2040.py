@@ -207,8 +207,8 @@ def test_watch_stays_in_step_with_the_emulated_board_on_a_pty(scouts_rp2040, cap
 def test_budget_by_execution_splits_each_frame_and_grows_with_the_flock(scouts_rp2040, capsys):
     """boidsgen budget --target rp2040: every frame timed at its marks (BKPT #1..#4, flock_draw.h) in
     rp2040js; the update's cost grows faster than the flock (the pair loop)."""
-    assert main(["budget", str(SCOUTS), "--target", "rp2040", "--boids", "20", "80", "--frames", "12",
-                 "--seeds", "1", "2"]) == 0
+    assert main(["budget", str(SCOUTS), "--target", "rp2040", "--variant", "spec", "--boids", "20", "80",
+                 "--frames", "12", "--seeds", "1", "2"]) == 0
     out = capsys.readouterr().out
     rows = {int(r.split()[0]): r.split() for r in out.splitlines() if r.strip()[:1].isdigit()}
     assert set(rows) == {20, 80} and all(r[1] == "24" for r in rows.values()), out

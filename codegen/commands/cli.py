@@ -71,8 +71,9 @@ def cmd_budget(a) -> int:
         from codegen.targets.rp2040.budget import measure, table
 
         seeds = list(dict.fromkeys(a.seeds))
-        m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds)
-        print("\n".join(table(m, rows, seeds)))
+        for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
+            m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds, grid=grid)
+            print("\n".join(table(m, rows, seeds)))
         return 0
     boids = a.boids or [100, 200, 500, 1000]
     if a.cost_table:  # refused before measuring anything

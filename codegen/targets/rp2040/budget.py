@@ -44,8 +44,9 @@ def frame_parts(marks_text: str) -> list[tuple[int, int]]:
     return out
 
 
-def measure(spec_path, boids: list[int], frames: int, seeds: list[int]) -> tuple[object, list[Row]]:
-    """The spec built with capacity max(boids) (a variant in build/<name>/variants/), each N run."""
+def measure(spec_path, boids: list[int], frames: int, seeds: list[int], grid: bool = False) -> tuple[object, list[Row]]:
+    """The spec built with capacity max(boids) (a variant in build/<name>/variants/), each N run;
+    grid: the grid variant (synchronous order + performance.grid), as the PIC32 budget's."""
     from codegen.output.pipeline import checked_model, emit
     from codegen.targets.pic32.budget.measure import render_variant  # the what-if variant, not gated
     from codegen.model.gen_model import build_model
@@ -58,14 +59,15 @@ def measure(spec_path, boids: list[int], frames: int, seeds: list[int]) -> tuple
     spec, _ = load_spec(spec_path)
     checked_model(spec_path)  # the spec as written passes the range gate; a larger capacity is a what-if
     cap = max(max(boids), spec.flock.capacity)
-    if cap == spec.flock.capacity:  # the spec's own build
+    if cap == spec.flock.capacity and not grid:  # the spec's own build
         out, bdir = output_dir(spec_path, spec.name), build_dir(spec_path, spec.name)
         m = build_model(spec, spec_path)
         emit(spec_path, m, out, gated=True)
     else:
-        out = build_dir(spec_path, spec.name) / "variants" / f"capacity={cap}"
+        out = build_dir(spec_path, spec.name) / "variants" / (f"capacity={cap}" + ("-grid" if grid else ""))
         bdir = out / "build"
-        m = render_variant(spec_variant(spec, capacity=cap), spec_path, out)
+        over = dict(order="synchronous", grid=True) if grid else {}
+        m = render_variant(spec_variant(spec, capacity=cap, **over), spec_path, out)
     b = build_rp2040(spec_path, m, out, bdir)
     rows = []
     for n in boids:
@@ -89,8 +91,9 @@ def measure(spec_path, boids: list[int], frames: int, seeds: list[int]) -> tuple
 def table(m, rows: list[Row], seeds: list[int]) -> list[str]:
     ms = lambda c: f"{c / CLOCK_HZ * 1000:7.2f}"  # noqa: E731
     budget = CLOCK_HZ // m.spec.frame_rate
+    grid = ", grid" if m.spec.performance.grid else ""
     lines = [f"budget: {m.name} on the RP2040 (one Cortex-M0+ core at 125 MHz, cycles counted by rp2040js), "
-             f"{m.spec.update_order}, seeds {', '.join(map(str, seeds))}; ms a frame, median / worst",
+             f"{m.spec.update_order}{grid}, seeds {', '.join(map(str, seeds))}; ms a frame, median / worst",
              "     N  frames   update med/max    drawing med/max    frame med/max   30 fps in every frame"]
     for r in rows:
         ok = "yes" if r.total_max <= budget else "no"

@@ -112,13 +112,14 @@ def decode(changes: list[tuple[int, int]], pins: Pins, reference: list[list[int]
     pixels = sample(delay)
     # black from the front porch to the first visible pixel, and in every line's blanking
     blank_ok = all(rgb(b) == 0 for t, b in changes if blank_start <= t < v1 or v0 <= t < visible0 + h0)
-    blank_ok = blank_ok and all(rgb(b) == 0 for t, b in changes if visible0 <= t < blank_start
-                                and not h0 + delay <= (t - visible0) % line < h0 + delay + H_VISIBLE * CYCLES_PER_PIXEL)
-    return Frame(line_cycles=line, hsync_low=lows.pop(), hsync_idle_high=bool((_level_at(changes, v0 - 1) >> pins.hsync) & 1),
+    in_pixels = lambda t: h0 + delay <= (t - visible0) % line < h0 + delay + H_VISIBLE * CYCLES_PER_PIXEL  # noqa: E731
+    blank_ok = blank_ok and all(rgb(b) == 0 for t, b in changes if visible0 <= t < blank_start and not in_pixels(t))
+    idle = _level_at(changes, v0 - 1)
+    return Frame(line_cycles=line, hsync_low=lows.pop(), hsync_idle_high=bool((idle >> pins.hsync) & 1),
                  frame_lines=round((v1 - v0) / line), vsync_low_lines=(v0_rise - v0) / line,
-                 vsync_idle_high=bool((_level_at(changes, v0 - 1) >> pins.vsync) & 1), vsync_offset=first - v0,
-                 front_lines=front, back_lines=sum(1 for t in h_fall if v0_rise <= t < visible0), pixel_delay=delay, pixels=pixels, blank_ok=blank_ok)
-
+                 vsync_idle_high=bool((idle >> pins.vsync) & 1), vsync_offset=first - v0, front_lines=front,
+                 back_lines=sum(1 for t in h_fall if v0_rise <= t < visible0), pixel_delay=delay, pixels=pixels,
+                 blank_ok=blank_ok)
 
 SIGNAL_CYCLES = 4_600_000  # start-up (about 0.2 M cycles) and two whole frames of 2.1 M
 
