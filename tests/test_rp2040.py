@@ -215,3 +215,14 @@ def test_budget_by_execution_splits_each_frame_and_grows_with_the_flock(scouts_r
     upd20, upd80 = float(rows[20][2]), float(rows[80][2])
     assert 0 < upd20 and upd80 > 4 * upd20, out  # 4x the boids, more than 4x the update
     assert "largest N measured at 30 fps in every frame on one core: 80" in out, out
+
+
+def test_without_rp2040js_the_emulator_says_how_to_install_it(monkeypatch, tmp_path):
+    from codegen.targets.host.make_run import BuildError
+    from codegen.targets.rp2040 import tools
+
+    require_tool("node")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tools, "TOOL_ROOT", tmp_path / "tool")  # an installed tool: no clone around it
+    with pytest.raises(BuildError, match=r"rp2040js is not installed .*npm install rp2040js@1\.4\.1"):
+        tools.emulator()

@@ -49,8 +49,10 @@ def emulator() -> tuple[str, Path]:
     if node is None:
         raise BuildError("RP2040: `node` is not on PATH: install Node.js 18 or later (apt-get install nodejs), "
                          "then `npm ci` in the project folder (tools/setup.sh does both)")
-    for root in (Path.cwd(), TOOL_ROOT):
+    for root in (Path.cwd(), TOOL_ROOT):  # this folder's (an installed tool), or the clone's
         if (root / RP2040JS_ENTRY).is_file():
             return node, (root / RP2040JS_ENTRY).resolve()
-    raise BuildError(f"RP2040: rp2040js is not installed (no {RP2040JS_ENTRY} in {TOOL_ROOT} or here): "
-                     f"run `npm ci` in {TOOL_ROOT} (package.json pins rp2040js 1.4.1)")
+    clone = (TOOL_ROOT / "package.json").is_file()
+    how = (f"run `npm ci` in {TOOL_ROOT} (its package.json pins rp2040js 1.4.1)" if clone
+           else "run `npm install rp2040js@1.4.1` in this folder")
+    raise BuildError(f"RP2040: rp2040js is not installed (no {RP2040JS_ENTRY} here or in {TOOL_ROOT}): {how}")
