@@ -3,7 +3,7 @@
 //   node run.mjs --rp2040js DIST/esm/index.js --elf IMAGE.elf [--input FILE]
 //                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
 //                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
-//                [--uart-stdin] [--marks FILE]
+//                [--uart-stdin] [--marks FILE] [--pc-count NAME:START:END ...]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -26,7 +26,9 @@
 // gives it a pseudo-terminal). stdin must be non-blocking (EAGAIN when
 // empty: the caller opens it so); its end stops the run ("end": "eof").
 // BKPT #0 ends the run; BKPT #1..#255 are marks: with --marks, a line
-// "N CYCLE" each (the frame's parts, for the budget).
+// "N CYCLE" each (the frame's parts, for the budget). --pc-count adds to
+// the last line the cycles spent with PC in [START, END) under NAME (where
+// the time goes: the 64-bit multiply, the divider's wrappers).
 import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -34,7 +36,7 @@ const FLASH = 0x10000000;
 const FLASH_SIZE = 16 * 1024 * 1024;
 
 function args(argv) {
-  const a = { dump: [], maxCycles: 2e10, pio: false, input: null, gpioLog: null, gpioFirst: 0, gpioCount: 0, logFrom: 0 };
+  const a = { pcCount: [], dump: [], maxCycles: 2e10, pio: false, input: null, gpioLog: null, gpioFirst: 0, gpioCount: 0, logFrom: 0 };
   for (let i = 2; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -46,6 +48,7 @@ function args(argv) {
     else if (k === '--pio') a.pio = true;
     else if (k === '--uart-stdin') a.uartStdin = true;
     else if (k === '--marks') (a.marks = v), i++;
+    else if (k === '--pc-count') (a.pcCount.push(v), i++);
     else if (k === '--gpio-log') (a.gpioLog = v), i++;
     else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
     else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
@@ -189,6 +192,11 @@ function pollStdin() {
   else queued = Buffer.concat([queued, chunk.subarray(0, n)]);
 }
 
+const ranges = a.pcCount.map((v) => {
+  const [name, start, end] = v.split(':');
+  return { name, start: Number(start), end: Number(end), cycles: 0 };
+});
+
 while (ended === null) {
   if (a.uartStdin) {
     if (++polls >= POLL) (polls = 0), pollStdin();
@@ -210,7 +218,9 @@ while (ended === null) {
     stepPio();
     clock.tick(1e9 / mcu.clkSys);
   } else {
+    const pc = core.PC;
     const c = core.executeInstruction();
+    for (const r of ranges) if (pc >= r.start && pc < r.end) r.cycles += c;
     if (stepPio) for (let i = 0; i < c; i++) (cycles++, stepPio()); // pins change at their own cycle
     else cycles += c;
     clock.tick((c * 1e9) / mcu.clkSys);
@@ -221,5 +231,6 @@ flush();
 for (const d of dumpsAtEnd) dumpMemory(d);
 if (a.gpioLog) writeFileSync(a.gpioLog, log.join('\n') + '\n');
 if (a.marks) writeFileSync(a.marks, marks.join('\n') + '\n');
-process.stderr.write(`${JSON.stringify({ cycles, end: ended })}\n`);
+const pcCycles = Object.fromEntries(ranges.map((r) => [r.name, r.cycles]));
+process.stderr.write(`${JSON.stringify({ cycles, end: ended, pc: pcCycles })}\n`);
 process.exitCode = ended === 'bkpt' ? 0 : 3;
