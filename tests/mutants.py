@@ -18,7 +18,7 @@ def parity_of_mutant(spec: Path, out: Path, old: str, new: str, count: int | Non
     (`count`: how many there must be, else at least one)."""
     m, exe, model = prepare(str(spec))
     fw = out / "firmware"
-    shutil.copytree(output_dir(str(spec), m.name) / "firmware", fw)
+    shutil.copytree(output_dir(str(spec), m.name), out, dirs_exist_ok=True)  # with the runtime it carries, if any
     c = (fw / "boids_flock.c").read_text()
     assert (c.count(old) == count) if count is not None else c.count(old) >= 1
     (fw / "boids_flock.c").write_text(c.replace(old, new))

@@ -85,3 +85,35 @@ def test_budget_cli_measures_a_frame(capsys):
     # per boid: x, y, vx, vy (4 x 4 B) and its place in the drawn pixel set (draw.h: 2 x 2 B)
     assert re.search(r"brute \(sequential\): largest N at 30 fps: .*RAM 20 B per boid", out), out
     assert re.search(r"grid \(synchronous\): largest N at 30 fps: .*RAM \d+ B per boid.*at most \d+ boids in 32 KB", out)
+    # plain beside fast (performance.optimize): the same variants, the same flocks (SPI bytes), no pair ring
+    plain = {}
+    for line in out.splitlines():
+        m = re.match(r"\| (brute \(sequential\)|grid \(synchronous\)), plain \| (\d+) \| ([\d,]+) \| [\d,]+ \|.*?"
+                     r"\| ([\d,]+) \| [\d.]+ \|", line)
+        if m:
+            plain[(m.group(1)[:4], int(m.group(2)))] = (int(m.group(3).replace(",", "")), int(m.group(4).replace(",", "")))
+    assert set(plain) == set(rows), out
+    for k, (o1, spi) in plain.items():
+        assert spi == rows[k][2] and o1 > 100 * k[1]
+    # what the passes buy the grid: each pair once, the window's sums (fewer instructions at 120 boids)
+    assert plain[("grid", 120)][0] > rows[("grid", 120)][0]
+    assert re.search(r"grid \(synchronous\), plain: largest N at 30 fps: .*RAM \d+ B per boid \+ [\d,]+ B \(image, "
+                     r"1 KB stack\) -> at most", out), out
+
+
+def test_budget_variants_plain_beside_fast():
+    from codegen.targets.pic32.budget.measure import variants_for
+    from codegen.output.pipeline import load
+
+    spec = load(DEFAULT_SPEC).spec
+    assert variants_for(spec, "both") == [("brute (sequential)", {}),
+                                          ("grid (synchronous)", {"order": "synchronous", "grid": True})]
+    assert variants_for(spec, "both", "both") == [
+        ("brute (sequential)", {}), ("brute (sequential), plain", {"optimize": "plain"}),
+        ("grid (synchronous)", {"order": "synchronous", "grid": True}),
+        ("grid (synchronous), plain", {"order": "synchronous", "grid": True, "optimize": "plain"})]
+    assert variants_for(spec, "spec", "plain") == [("brute (sequential), plain", {"optimize": "plain"})]
+    # a plain spec: its own rows are the plain ones, the fast ones an override
+    plain = load(DEFAULT_SPEC, optimize="plain").spec
+    assert variants_for(plain, "spec", "both") == [("brute (sequential)", {"optimize": "fast"}),
+                                                   ("brute (sequential), plain", {})]

@@ -16,7 +16,7 @@ import pytest
 
 from pysim.board.serial_client import BoardClient, BoardLinkLost, BoardReplyError, BoardTimeout
 
-from .conftest import DEFAULT_SPEC, ROOT
+from .conftest import DEFAULT_CAPACITY, DEFAULT_SPEC, ROOT
 from .deadline import Deadline
 from .scripted_board import SILENT, FakeBoard
 
@@ -267,7 +267,8 @@ CLIENT_MALFORMED = [
     ("get visual_range", "ok visual_range=20", lambda c: c.get("visual_range"), "no raw= in 'ok visual_range=20'"),
     ("set visual_range", "ok visual_range=20 raw=99999999999999999999", lambda c: c.set("visual_range", 20),
      "raw 99999999999999999999 outside"),
-    ("boids", "ok boids=101", lambda c: c.set_count(5), "boids 101 outside [0, 100]"),
+    ("boids", f"ok boids={DEFAULT_CAPACITY + 1}", lambda c: c.set_count(5),
+     f"boids {DEFAULT_CAPACITY + 1} outside [0, {DEFAULT_CAPACITY}]"),
     ("reset", "ok reset seed=-1", lambda c: c.reset(3), "seed -1 outside"),
     ("watch", "ok watch on every=1", lambda c: c.watch(True), "no frame= in 'ok watch on every=1'"),
     ("stats", "ok stats frames=\u0661 paused=0", lambda c: c.stats(), "frames is not a whole number"),

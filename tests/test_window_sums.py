@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.passes import window_sums
-from codegen.targets.c.emit import flock_c_copies
+from codegen.targets.pic32.pass_list import flock_c_copies
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
+from codegen.passes import window_sums
 
 from .conftest import DEFAULT_SPEC, require_tool
 from .mutants import parity_of_mutant

@@ -238,11 +238,13 @@ def report_lines(rep: RangeReport) -> list[str]:
 
 def _pair_loop(m) -> list[str]:
     """The pair loop's shape in the C (each pair once, the own band's window sums)."""
-    from codegen.targets.c.emit import flock_c_copies
+    from codegen.targets.pic32.pass_list import flock_c_copies, pass_list
     from codegen.passes.window_sums import report
 
     _, guard, fast = flock_c_copies(m)
-    return report(fast, guard)
+    names = ", ".join(p.name for p in pass_list(m.spec))
+    return [f"passes (performance.optimize: {m.spec.performance.optimize}; "
+            f"codegen/targets/pic32/pass_list.py): {names}"] + report(fast, guard)
 
 
 def _safe_text(p, end: str, raw: int, fb: int) -> str:
@@ -320,7 +322,7 @@ def check_spec(spec_path: str, assume: Assumptions | None = None):
     from codegen.spec.loader import load_spec
 
     spec, loc = load_spec(spec_path)
-    m = build_model(spec, spec_path)
+    m = build_model(spec, spec_path, loc)
     rep = analyse(m, assume)
     return rep, error_issues(rep, spec_path, loc)
 

@@ -11,13 +11,11 @@ def cmd_check(a) -> int:
     from codegen.analysis.range_check import analyse, error_issues
     from codegen.output.pipeline import load
     from codegen.analysis.range_check import report_lines as range_lines
-    from codegen.spec.loader import load_spec
 
     m = load(a.spec)
     rep = analyse(m)
     if not rep.ok:  # the located errors first (as generate prints them), then the report that explains them
-        _, loc = load_spec(a.spec)
-        issues = error_issues(rep, a.spec, loc)
+        issues = error_issues(rep, a.spec, m.locator)
         spec_errors(issues, summary=False)
         sys.stderr.flush()
         print(f"{a.spec}: NOT valid: {len(issues)} expression(s) can overflow; the range analysis:")

@@ -88,7 +88,7 @@ def cmd_budget(a) -> int:
         from codegen.targets.pic32.budget.profile import profile_cli
         return profile_cli(a, boids, err)
     try:
-        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant,
+        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize,
                        progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
     except BudgetError as e:
         err(str(e))

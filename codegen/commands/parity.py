@@ -13,7 +13,7 @@ from codegen.model.gen_model import build_model
 from codegen.spec.variants import spec_variant
 from codegen.output.render import load_generated_model
 from codegen.spec.project import build_dir, output_dir
-from codegen.spec.loader import load_spec
+from codegen.output.pipeline import load
 
 
 FIRMWARE_TIMEOUT = 600  # seconds: far above any trace run (2000 frames take well under one)
@@ -39,9 +39,10 @@ def variant(spec, order: str | None, fmt: str | None):
 def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, target: str | None = None):
     """Generate and compile what a parity run needs; returns (model, firmware, model module): the host
     exe, or with target 'rp2040' the RP2040's headless image (run in rp2040js)."""
-    spec, _ = load_spec(spec_path)
-    spec, tag = variant(spec, order, fmt)
-    m = build_model(spec, spec_path)
+    m = load(spec_path)
+    spec, tag = variant(m.spec, order, fmt)
+    if tag:
+        m = build_model(spec, spec_path, m.locator)
     bdir = build_dir(spec_path, spec.name)
     if tag:
         out = bdir / "variants" / tag

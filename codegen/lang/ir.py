@@ -141,6 +141,10 @@ class Return:
 
 Stmt = Union[Assign, Accumulate, If, Return]
 
+# The one op of the C target's lowered form that is no IR op (ops.py): fx_acc32_about(P, n, base),
+# written by the c_positions pass (c_positions.py), printed by emit_c_expr.py
+POSITIONS_ABOUT = "positions_about"
+
 
 def map_stmts(stmts, expr, acc=None) -> tuple:
     """The statements with `expr` applied to each expression they hold (an

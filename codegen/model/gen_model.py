@@ -29,6 +29,8 @@ def spec_hash(spec: Spec) -> str:
     data = spec.model_dump(mode="json")
     if not data.get("rule_defs"):  # specs without rules of their own keep the hash they always had
         data.pop("rule_defs", None)
+    if data.get("performance", {}).get("optimize") == "fast":  # the default: hashes from before the key stay
+        data["performance"].pop("optimize")
     board_defaults = Board().model_dump(mode="json")
     for key in ("target", "rp2040"):  # keys newer than the hashes: counted once they are not the default
         if data["board"].get(key) == board_defaults[key]:
@@ -153,6 +155,9 @@ class GenModel:
     obstacles_raw: tuple[tuple[int, int, int], ...] = ()
     target_raw: tuple[int, int] = (0, 0)
     predator_motion: tuple[MoverRule, ...] = ()
+    # where each key of the spec file sits, for errors found after the model
+    # is built (the range gate, the output's owner): the load's own, not a second read
+    locator: object = field(default=None, compare=False, repr=False, hash=False)
 
     @property
     def name(self) -> str:
@@ -259,7 +264,7 @@ def next_free_id(used: set[int]) -> int:
     return next(i for i in [*range(after, 256), *range(0, after)] if i not in used)
 
 
-def build_model(spec: Spec, source: str | Path) -> GenModel:
+def build_model(spec: Spec, source: str | Path, locator=None) -> GenModel:
     fb = frac_bits(spec)
     params = []
     quant = []
@@ -318,7 +323,7 @@ def build_model(spec: Spec, source: str | Path) -> GenModel:
         spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
         frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, radius_zones=tuple(radius),
         quant=tuple(quant), amb_alpha_raw=from_number(fp.alpha, fb), amb_beta_raw=from_number(fp.beta, fb),
-        obstacles_raw=obstacles, target_raw=target, predator_motion=motion,
+        obstacles_raw=obstacles, target_raw=target, predator_motion=motion, locator=locator,
     )
 
 

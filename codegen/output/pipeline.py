@@ -33,9 +33,16 @@ CONFIG = "firmware/boids_config.h"  # every output has it; its banner names the 
 
 
 def load(spec_path: str | Path, **overrides) -> GenModel:
-    """The validated model of the spec (with spec_variant overrides); raises SpecError."""
-    spec, _ = load_spec(spec_path)
-    return build_model(spec_variant(spec, **overrides), spec_path)
+    """The validated model of the spec (with spec_variant overrides); raises
+    SpecError. The spec file is read here, once a command: the model carries
+    its Locator for the errors found later (gate, claim_output)."""
+    spec, loc = load_spec(spec_path)
+    return build_model(spec_variant(spec, **overrides), spec_path, loc)
+
+
+def _locator(spec_path: str | Path, m: GenModel):
+    """m's Locator; a model built outside `load` (a what-if variant) reads the file for it."""
+    return m.locator if m.locator is not None else load_spec(spec_path)[1]
 
 
 def gate(spec_path: str | Path, m: GenModel):
@@ -45,8 +52,7 @@ def gate(spec_path: str | Path, m: GenModel):
 
     rep = analyse(m)
     if not rep.ok:
-        _, loc = load_spec(spec_path)
-        raise SpecError(error_issues(rep, str(spec_path), loc))
+        raise SpecError(error_issues(rep, str(spec_path), _locator(spec_path, m)))
     return rep
 
 
@@ -89,8 +95,7 @@ def claim_output(spec_path: str | Path, m: GenModel, outdir: Path) -> None:
         raise OutputError(f"{outdir} is not a boidsgen output folder (no readable {CONFIG}); "
                           "choose an empty or new folder")
     if theirs != mine:
-        _, loc = load_spec(spec_path)
-        line, col, field = loc.find(("name",))
+        line, col, field = _locator(spec_path, m).find(("name",))
         raise SpecError([SpecIssue(str(spec_path), line, col, field or "name",
                                    f"{outdir} holds the output of {theirs}, another spec with the name "
                                    f"'{m.name}': give this spec its own name")])

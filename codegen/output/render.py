@@ -34,12 +34,13 @@ def _env() -> Environment:
     return env
 
 
-def firmware_context(m: GenModel, runtime_rel: str) -> dict:
+def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
     """What the firmware templates render from: the rules' C, printed from
-    their IR, and the guarded copy of the step where there is one."""
-    from codegen.targets.c.emit import flock_c_copies
+    their IR as the target's passes left it (`low`: its pass_list.lower(m),
+    if already run), and the guarded copy of the step where there is one."""
+    from codegen.targets.pic32.pass_list import flock_c_copies
 
-    fc, guard, flock_f = flock_c_copies(m)
+    fc, guard, flock_f = flock_c_copies(m, low)
     return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)
 
 
@@ -52,7 +53,10 @@ def render(m: GenModel, outdir: Path | None = None, project: Path | None = None)
     env = _env()
     where = runtime_files.place(project, outdir)
     runtime_rel = escape.make_path(where.rel)  # '..'s then firmware_runtime: always spelled
-    ctx = firmware_context(m, runtime_rel)
+    from codegen.targets.pic32.pass_list import lower
+
+    low = lower(m)  # the passes run once: the shared ones' IR is the simulator's too
+    ctx = firmware_context(m, runtime_rel, low)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
@@ -60,18 +64,19 @@ def render(m: GenModel, outdir: Path | None = None, project: Path | None = None)
     if wants_rp2040(m):  # the pico-sdk project, firmware/rp2040/
         out.update(render_rp2040(m, env, runtime_rel))
     out.update(runtime_files.copied_files(where, m.tool_version))
-    out.update(render_python(m, env))
+    out.update(render_python(m, env, low.shared))
     return dict(sorted(out.items()))
 
 
-def render_python(m: GenModel, env: Environment | None = None) -> dict[str, str]:
+def render_python(m: GenModel, env: Environment | None = None, ir=None) -> dict[str, str]:
     """The simulator's files: python/boids_model.py (constants, parameters,
     spawn, world) and python/boids_kernel.py (the rules' IR emitted as numba
-    loops, codegen/targets/numba/module.py)."""
+    loops, codegen/targets/numba/module.py; `ir`: m after the shared passes, if
+    they already ran)."""
     from codegen.targets.numba.module import kernel_context, seal
 
     env = env or _env()
-    kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m)))
+    kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m, ir)))
     model = env.get_template("python/boids_model.py.j2").render(m=m, kernel_hash=kernel_hash)
     return {"python/boids_model.py": model, "python/boids_kernel.py": kernel}
 

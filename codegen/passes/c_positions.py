@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from codegen.lang.ir import Accumulate, If, Op, Ref, Type, map_stmts
+from codegen.passes.pipeline import Pass
+from codegen.lang.ir import POSITIONS_ABOUT, Accumulate, If, Op, Ref, Type, map_stmts
 
 _FIELD = {"dx": "x", "dy": "y"}
-OP = "positions_about"  # C-only: fx_acc32_about(P, n, base) = P - n * base, wrapped
+OP = POSITIONS_ABOUT  # C-only: fx_acc32_about(P, n, base) = P - n * base, wrapped
 
 
 def _walk(stmts, path=()):
@@ -137,3 +138,20 @@ def positions(m):
     if all(a.ir is b.ir for a, b in zip(rules, m.rules)):
         return m
     return replace(m, rules=rules)
+
+
+class CPositions(Pass):
+    """c_positions: a 32-bit sum of offsets (`sum -= dx`) is accumulated as
+    positions (`sum += o->x`) and read as `fx_acc32_about(P, n, x)`, in
+    every copy of the step.
+
+    Assumes: the IR after widths (a 32-bit offset sum, one unconditional
+    term a neighbour). Preserves: every bit, in every case: sum(ox - x) ==
+    sum(ox) - n * x modulo 2^32, and the sum is read only through its low
+    32 bits. A C-only lowering (two instructions a pair to one on the M4K)."""
+    name = "c_positions"
+    stage = "c"
+
+    def apply(self, low):
+        guarded = positions(low.guarded) if low.guarded is not None else None
+        return replace(low, m=positions(low.m), guarded=guarded)

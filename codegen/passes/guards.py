@@ -20,7 +20,9 @@ narrowed() of the same rewritten rules (offsets.py, roots.py) as the wide.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from codegen.passes.pipeline import Pass
 
 
 @dataclass(frozen=True)
@@ -34,19 +36,6 @@ def _narrow(m2, ranges: dict) -> set:
     from codegen.passes.widths import sum_widths
 
     return {(w.rule_index, w.sum) for w in sum_widths(m2, None, ranges) if w.bits == 32}
-
-
-def lowered_copies(m):
-    """(the wide copy's lowered model -- widths.lowered(m) --, Guard, the
-    guarded copy's) for the C, the rules rewritten once for both; Guard and
-    the guarded copy are None where there is no guard."""
-    from codegen.passes.offsets import offset
-    from codegen.passes.roots import rooted
-    from codegen.passes.widths import narrowed
-
-    m2, res, _ = rooted(offset(m))
-    g = _guard(m, m2, res)
-    return (narrowed(m2, res), *g) if g else (narrowed(m2, res), None, None)
 
 
 def guarded(m):
@@ -103,3 +92,20 @@ def report(m) -> list[str]:
                      f"(the range analysis with that maximum); the firmware carries both copies of the step "
                      f"and runs the 32-bit one in the frames the parameter allows it (codegen/passes/guards.py)")
     return lines
+
+
+class Guards(Pass):
+    """guards: a second copy of the step, its sums 32-bit while one
+    parameter stays at most a bound (the range analysis with that maximum);
+    boids_step picks the copy a frame by the parameter's current value.
+
+    Assumes: the shared passes ran (Lowered.rooted and its analysis).
+    Preserves: every bit: under the guard the analysis proves the 32-bit
+    sums never wrap, so both copies compute the exact sum, the
+    simulator's; a C-only pass (the simulator needs no copy)."""
+    name = "guards"
+    stage = "c"
+
+    def apply(self, low):
+        g = _guard(low.source, low.rooted, low.res)
+        return replace(low, guard=g[0], guarded=g[1]) if g else low

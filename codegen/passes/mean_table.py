@@ -10,6 +10,8 @@ same value either way (tests/test_widths.py). The simulator divides.
 """
 from __future__ import annotations
 
+from codegen.passes.pipeline import Pass
+
 MAX_ENTRIES = 1025  # 4 KB of flash at most; a larger flock divides
 CALLS = {"boids_mean": "fx_acc32_mean", "boids_mean_about": "fx_acc32_mean_about"}
 
@@ -53,3 +55,15 @@ def call(op: str, capacity: int) -> str:
     """The C function printed for a 32-bit mean (targets/c/expr.py)."""
     fn = "boids_mean_about" if op == "sum_mean_about" else "boids_mean"
     return fn if capacity + 1 <= MAX_ENTRIES else CALLS[fn]
+
+
+class MeanTable(Pass):
+    """mean_table: a 32-bit mean by a neighbour count multiplies by the
+    count's reciprocal from a table in flash (a count outside it divides),
+    each boid group's reciprocal looked up once a boid.
+
+    Assumes: 32-bit means (the widths pass) and a capacity of at most
+    MAX_ENTRIES - 1. Preserves: every bit: fx_acc32_mean_by is
+    fx_acc32_mean for every count in the table (tests/test_widths.py)."""
+    name = "mean_table"
+    stage = "c"

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from codegen.passes.pipeline import Pass
 from codegen.lang.ir import Accumulate, If, Op, Ref, Type, map_stmts
 
 _PAIR = {"x": "dx", "y": "dy"}
@@ -151,3 +152,22 @@ def offset(m):
 def rewritten(m) -> list[tuple[str, str]]:
     """(rule, sum) of every sum offset() rewrites: for `boidsgen check`."""
     return [(r.name, s) for r in m.rules for s in candidates(r.ir)]
+
+
+class Offsets(Pass):
+    """offsets: a sum of the neighbours' absolute positions (`sum_x +=
+    other.x`, read only as `sum_x / count`) becomes a sum of offsets
+    (`sum_x -= dx`) read by `sum_mean_about(sum_x, count, x)`.
+
+    Assumes: the rules as written (the first pass).
+    Preserves: the bits both targets compute: the simulator's kernel reads
+    the rewritten IR too, so the C and the simulator agree in every case;
+    it is bit for bit the mean of the positions whenever no pair's dx wraps
+    (positions less than 2^31 raw apart). A shared pass, so that the widths
+    pass can bound the sum."""
+    name = "offsets"
+    stage = "ir"
+
+    def apply(self, low):
+        m = offset(low.m)
+        return replace(low, m=m, written=m, rooted=m)

@@ -29,6 +29,9 @@ boid visits no neighbours, but every other boid still visits it).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from codegen.passes.pipeline import Pass
 from codegen.lang.ir import If, Return
 
 RING_BYTES = 8192  # the ring's most RAM: 256 entries of the default rules' 32 B
@@ -185,3 +188,20 @@ def typedef(plan) -> list:
         out += ["/* the entry of the boid at `at` in `previous`: its slot in the ring */",
                 "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[((at) - others) & (BOIDS_PAIR_RING - 1)])"]
     return out
+
+
+class PairsOnce(Pass):
+    """pairs_once: the fast copy of the step visits every unordered pair
+    once and adds the visit to both boids' sums, the other's through a ring
+    of accumulators; a frame that needs more ring than there is runs the
+    full loop (the printer asks `refusal` whether the rules allow it).
+
+    Assumes: synchronous order, sums only (no nearest pick, no `index` in
+    `each`, no `before` that returns). Preserves: every bit: every sum is an
+    integer sum (64-bit exact or 32-bit wrapping), whose order of terms
+    changes nothing; the simulator keeps its one loop."""
+    name = "pairs_once"
+    stage = "c"
+
+    def apply(self, low):
+        return replace(low, once=True)

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from codegen.passes.pipeline import Pass
 from codegen.lang.ir import Assign, Const, If, Local, Op, Ref, Type
 
 CMP_TO_MAG = {"lt": "mag_lt", "le": "mag_le", "gt": "mag_gt", "ge": "mag_ge", "eq": "mag_eq", "ne": "mag_ne"}
@@ -297,3 +298,47 @@ def report(found, one: int) -> list[str]:
                          f"the compare (squared above 2^62: where the written rule's magnitude would wrap, "
                          f"its root saturates and the limit still holds)")
     return lines
+
+
+class Roots(Pass):
+    """roots: an exact magnitude only compared is compared as its square
+    (`mag_lt(speed_sq, min)`), its root taken only on the paths that read it.
+
+    Assumes: the IR after offsets. Kept per magnitude only where the range
+    analysis of the rewritten rules finds the squared magnitude's operands
+    exact. Preserves: the IR's meaning as both targets compute it (a shared
+    pass: the simulator's kernel reads the rewritten IR); bit for bit the
+    rule as written where the squared magnitude stays below 2^62
+    (Rooted.identical), else the limit holds where the written root would
+    wrap."""
+    name = "roots"
+    stage = "ir"
+
+    def apply(self, low):
+        m2, res, found = rooted(low.m)
+        return replace(low, m=m2, rooted=m2, res=res, found=tuple(found))
+
+
+def as_written_is_identical(found) -> bool:
+    """Whether every magnitude the roots pass rewrote is, by the analysis,
+    bit for bit the rule as written (a rewrite not kept changed nothing)."""
+    return all(f.identical for f in found if f.kept)
+
+
+class RootsAsWritten(Pass):
+    """roots_as_written: the C prints each magnitude as the rule writes it
+    (`speed = fx_hypot(vx, vy)`, then its compares) where the roots pass's
+    rewrite is proven the same computation; otherwise it keeps the rewrite.
+
+    Assumes: the shared passes ran (Lowered.written, Lowered.found).
+    Preserves: every bit: printed only where every rewritten magnitude's
+    square stays below 2^62 over every parameter's range (Rooted.identical),
+    where the rewritten and the written rule are the same computation. A
+    target without the roots optimisation (plain) runs it."""
+    name = "roots_as_written"
+    stage = "c"
+
+    def apply(self, low):
+        if not low.found or not as_written_is_identical(low.found):
+            return low
+        return replace(low, m=low.written)

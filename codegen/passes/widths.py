@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from codegen.passes.pipeline import Pass
 from codegen.lang.ir import If, Op, Ref, map_stmts
 
 INT32_MAX = (1 << 31) - 1
@@ -155,23 +156,54 @@ def narrow_ir(ir, names: frozenset):
                    before=_stmts(ir.before, names))
 
 
-def narrowed(m, res=None, ranges=None):
-    """m with its rules' IR narrowed where sum_widths proves 32 bits enough."""
+def proved(m, res=None, ranges=None) -> dict:
+    """{rule index: {sum}} of the sums sum_widths proves 32 bits enough for."""
     by_rule: dict = {}
     for w in sum_widths(m, res, ranges):
         if w.bits == 32:
             by_rule.setdefault(w.rule_index, set()).add(w.sum)
+    return by_rule
+
+
+def narrow_rules(m, by_rule: dict):
+    """m with the sums `by_rule` ({rule index: {sum}}) narrowed."""
     if not by_rule:
         return m
     rules = tuple(replace(r, ir=narrow_ir(r.ir, frozenset(by_rule.get(i, ())))) for i, r in enumerate(m.rules))
     return replace(m, rules=rules)
 
 
+def narrowed(m, res=None, ranges=None):
+    """m with its rules' IR narrowed where sum_widths proves 32 bits enough."""
+    return narrow_rules(m, proved(m, res, ranges))
+
+
+class Widths(Pass):
+    """widths: a neighbour sum over boids becomes 32-bit (`acc32_add`, reads
+    through `sum_wrap32`) where the range analysis bounds it inside int32
+    over every parameter's whole range, not resting on the assumed position
+    margin.
+
+    Assumes: the IR after offsets and roots (their analysis, if roots ran).
+    Preserves: every bit, in every case: the C's wrapping 32-bit sum and the
+    simulator's 64-bit sum wrapped at each read are the same bits; where
+    the bound holds (always, parameters in range) both are the exact sum.
+    A shared pass: the simulator's kernel reads the narrowed IR too."""
+    name = "widths"
+    stage = "ir"
+
+    def apply(self, low):
+        by_rule = proved(low.rooted, low.res)
+        return replace(low, m=narrow_rules(low.rooted, by_rule), written=narrow_rules(low.written, by_rule))
+
+
 def lowered(m):
-    """What both emitters print (C: boids_flock.c, Python: boids_kernel.py):
-    sums of positions taken as offsets (offsets.py), exact magnitudes compared
-    as squares (roots.py), then the neighbour sums narrowed where the analysis
-    of those rules proves 32 bits enough."""
+    """The shared passes' result (codegen/passes/shared.py: Offsets, Roots,
+    Widths, run by pipeline.run for the targets): sums of positions taken as
+    offsets (offsets.py), exact magnitudes compared as squares (roots.py),
+    then the neighbour sums narrowed where the analysis of those rules proves
+    32 bits enough. What the simulator's kernel prints and the C target's
+    own passes start from; for the reports and tests (one call, no Lowered)."""
     from codegen.passes.offsets import offset
     from codegen.passes.roots import rooted
 

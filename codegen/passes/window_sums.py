@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from codegen.passes.pipeline import Pass
 from codegen.targets.c import pairs as emit_c_pairs
 from codegen.passes import pairs_once
-from codegen.targets.c.mirror import mirror
 from codegen.lang.ir import Accumulate, Ref, Type
+from codegen.targets.c.mirror import mirror
 
 _FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add"}
 
@@ -135,7 +136,7 @@ def corrections(plan, g) -> list:
     body = [f"{g.count}--;"] if g.count else []
     for r in rules:
         body += emit_c_pairs.each(plan, r)
-    body = emit_c_pairs.loads_ahead(body) + body
+    body = (emit_c_pairs.loads_ahead(body) if plan.hints else []) + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
         mirror(plan, [replace(g, rules=rules)], count_op="--")
 
@@ -150,6 +151,9 @@ def report(fast, guard=None) -> list:
     why = pairs_once.refusal(fast)
     if why:
         return [f"pair loop: every pair from both sides (each pair once: not for {why}; codegen/passes/pairs_once.py)"]
+    if not fast.once:
+        return ["pair loop: every pair from both sides (performance.optimize: plain: none of the target's passes; "
+                "codegen/targets/pic32/pass_list.py)"]
     out = [f"pair loop: each pair once, the other boid's sums through a ring of {fast.ring} entries of "
            f"{pairs_once.entry_bytes(fast)} B (codegen/passes/pairs_once.py)"
            + (f"; in the guarded copy ({guard.param} <= its bound)" if guard else "")
@@ -171,3 +175,16 @@ def report(fast, guard=None) -> list:
     out.append(f"  the own band by its window's sums: the {g.name} zone's {', '.join(sums)}; a pair of the "
                f"band touches them only when out of the zone, to take its terms back (codegen/passes/window_sums.py)")
     return out
+
+
+class WindowSums(Pass):
+    """window_sums: in the once-only grid loop, one zone group's own-band
+    sums come from the band window's running sums, less the pairs of the
+    window out of the zone (the printer picks the group: `group`).
+
+    Assumes: pairs_once and the grid; a group whose every `each` statement
+    adds a fixed-point field of the other boid to a 32-bit sum. Preserves:
+    every bit: 32-bit wrapping sums, terms added and taken back cancel
+    modulo 2^32 in any order."""
+    name = "window_sums"
+    stage = "c"

@@ -244,6 +244,12 @@ class Performance(Strict):
         False, description="spatial index in the firmware's pair loop: the boids sorted into horizontal "
         "bands at least the pair box tall and by x within each band; each boid tests only the window of its "
         "own band and the bands above and below that its x can reach; needs update_order: synchronous")
+    optimize: Literal["fast", "plain"] = Field(
+        "fast", description="fast: every optimisation pass of the target (codegen/passes/; widths, each pair "
+        "once, window sums, mean tables, GCC -O1 scheduling hints, ...); plain: none of them: the seed's one pair "
+        "loop over both sides of every pair, its zone tests, the sums' widths the range analysis needs, no "
+        "guarded copies, short enough to read and change by hand. Both are bit-exact with the simulator, which "
+        "does not depend on this key")
     grid_min_cell: int = Field(
         16, ge=4, le=4096, description="smallest grid cell side, pixels: sizes the cell arrays at compile "
         "time (ceil(width / this) x ceil(height / this) cells); a smaller range still uses cells this big")

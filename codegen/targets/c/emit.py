@@ -24,13 +24,17 @@ Names. Sums over boids live beside every other rule's in the boid loop:
 own names inside the rule's C block unless the block already uses that
 identifier, then `<rule>_<name>`. A rule listed twice is `<rule>_<k>`.
 Expressions and statements: codegen/targets/c/expr.py.
+
+Passes. FlockC prints a model the passes have already lowered (the rules'
+IR as the C target's pass list left it: codegen/passes/pipeline.py,
+codegen/targets/pic32/pass_list.py); which of the printer's layouts it
+uses is `on`, the names of the passes that ran (PRINT_SWITCHES).
 """
 from __future__ import annotations
 
 import re
 
 from codegen.targets.c import pairs
-from codegen.passes import c_positions
 from codegen.passes import mean_table
 from codegen.passes import pairs_once
 from codegen.passes import window_sums
@@ -38,6 +42,12 @@ from codegen.targets.c.expr import EmitError, block, expr
 from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from codegen.targets.c.pairs import Group
 from codegen.lang.ir import Type
+
+# The passes (by name) whose results are layouts of the printed loop, read here
+# and in emit_c_pairs.py / the templates: zones_hilo (fx_d2_zones), zone_apart (the
+# once-only grid's pairs apart), window_sums, mean_table, ring_sched and gcc_o1_hints
+# (FX_LOADED / FX_LIKELY: GCC -O1's scheduling); pairs_once arrives as `once`.
+PRINT_SWITCHES = ("zones_hilo", "zone_apart", "window_sums", "mean_table", "ring_sched", "gcc_o1_hints")
 
 
 class FlockC:
@@ -48,14 +58,13 @@ class FlockC:
         """The lines indented by n spaces, joined (for the templates)."""
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
-    def __init__(self, m, low=None, once: bool = False) -> None:
-        from codegen.passes.widths import lowered
-
-        # offsets.py, roots.py, then the sums the range analysis proves 32-bit (widths.py);
-        # `low`: an already lowered m (guards.py's guarded copy); then the C's own lowering of
-        # 32-bit offset sums as positions (c_positions.py)
-        m = c_positions.positions(low if low is not None else lowered(m))
+    def __init__(self, m, low=None, once: bool = False, on=PRINT_SWITCHES) -> None:
+        # `low`: m as the passes left it (offsets, roots, widths, and the C's own c_positions;
+        # guards.py's guarded copy for that copy); `on`: the passes that ran (PRINT_SWITCHES)
+        m = low if low is not None else m
         self.m = m
+        self.on = frozenset(on)
+        self.hints = "gcc_o1_hints" in self.on  # FX_LOADED / FX_LIKELY (the templates read it too)
         self.fb = m.frac_bits
         self.grid = bool(m.spec.performance.grid and m.spec.update_order == "synchronous")
         self.reads_index = False  # a rule reads the boid's index (names.RuleNames)
@@ -80,7 +89,7 @@ class FlockC:
         # the once-only grid's protected range as a word: |dx| or |dy| at least it rules the zone out
         self.apart = None
         self.visual_hi = None  # visual^2's high word, where the window's pairs apart test by it (below)
-        if self.once and self.grid and pairs.apart_from(self):
+        if self.once and self.grid and "zone_apart" in self.on and pairs.apart_from(self):
             self.apart = self.zone_hilo.r if self.zone_hilo else self._alloc("zone_near")
             if not self.zone_hilo:
                 self.step_consts.append(f"const fx {self.apart} = P->{self.zone_range['protected']};")
@@ -100,7 +109,7 @@ class FlockC:
         self.apply = [(r.name, self._apply(r)) for r in rules]
         self.pair_lines = pairs.pair_lines(self)
         # the own band by its window's sums (window_sums.py): the once-only grid loop's
-        self.window = window_sums.group(self)
+        self.window = window_sums.group(self) if "window_sums" in self.on else None
         if self.window:
             self.pair_lines_window = pairs.pair_lines(self, self.window)
             self.window_walk = window_sums.walk(self, self.window)
@@ -119,7 +128,7 @@ class FlockC:
         self.after_pairs = pairs.after_pairs(self)
         self.predator_motion = self._predator_motion() if m.spec.predators else []
         # the 32-bit means' reciprocals, if the code printed above divides by a count (mean_table.py)
-        self.mean_table = mean_table.lines(m.spec.flock.capacity, self.means_called)
+        self.mean_table = mean_table.lines(m.spec.flock.capacity, self.means_called) if "mean_table" in self.on else []
 
     # --- names -----------------------------------------------------------
     def mean_recip(self, count: str) -> str:
@@ -204,7 +213,7 @@ class FlockC:
             c += [f"const uint64_t {self.r2[p]} = fx_sq64(P->{p});" for p in radius_params]
         # the names fx_d2_zones works with, where it tests the zones (emit_c_pairs.ZoneHiLo)
         self.zone_hilo = None
-        if pairs.zones_in_hilo(self.m, self.zone_range):
+        if "zones_hilo" in self.on and pairs.zones_in_hilo(self.m, self.zone_range):
             z = self.zone_hilo = pairs.ZoneHiLo(*(self._alloc(n) for n in
                                                   ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")))
             pr, vr = self.zone_range["protected"], self.zone_range["visual"]
@@ -279,18 +288,3 @@ class FlockC:
             out += finish(wrap(lines), r.prefix)
         return out
 
-
-def flock_c(m) -> FlockC:
-    """The C of the spec's rules for the firmware templates."""
-    return FlockC(m)
-
-
-def flock_c_copies(m):
-    """(the full loop's FlockC, Guard, the fast copy's FlockC): the fast copy
-    sums in 32 bits where the guard allows (None: no guard; guards.py) and
-    visits each pair once where the rules allow (pairs_once.py); the rules
-    lowered once."""
-    from codegen.passes.guards import lowered_copies
-
-    wide, guard, low = lowered_copies(m)
-    return FlockC(m, wide), guard, FlockC(m, low if guard else wide, once=True)

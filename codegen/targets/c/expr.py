@@ -19,9 +19,8 @@ from fractions import Fraction
 
 from pysim.fxdecimal import to_raw_exact
 
-from codegen.passes.c_positions import OP as C_POSITIONS
 from codegen.passes.mean_table import CALLS as RECIP_CALLS
-from codegen.lang.ir import Accumulate, Assign, Const, If, Op, Ref, Return, Type
+from codegen.lang.ir import POSITIONS_ABOUT, Accumulate, Assign, Const, If, Op, Ref, Return, Type
 from codegen.lang.ops import OPS
 
 # C precedence levels (higher binds tighter)
@@ -199,7 +198,7 @@ def expr(e, names: Names) -> tuple[str, int]:
         return "!" + _paren(expr(args[0], names), UNARY), UNARY
     if op == "sum_wrap32":  # a narrowed sum: the fx_acc32 itself holds its low 32 bits
         return expr(args[0], names)
-    if op == C_POSITIONS:  # c_positions.py: a C lowering, not an IR op
+    if op == POSITIONS_ABOUT:  # c_positions.py: a C lowering, not an IR op
         return f"fx_acc32_about({', '.join(expr(a, names)[0] for a in args)})", ATOM
     if op == "select":
         c = _paren(expr(args[0], names), COND + 1)

@@ -20,7 +20,8 @@ def mirror(plan, groups: list, count_op: str = "++") -> list:
             body += finish(wrap(lines, r.name), r.prefix)
     if not body:
         return []
-    body = pipelined(plan, body, dict((n, t) for t, n in pairs_once.fields(plan)))
+    if "ring_sched" in plan.on:  # GCC -O1's scheduling (ring_sched.py)
+        body = pipelined(plan, body, dict((n, t) for t, n in pairs_once.fields(plan)))
     pair = set()
     for g in groups:
         for r in g.rules:

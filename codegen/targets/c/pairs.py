@@ -122,7 +122,7 @@ def branch(plan, groups: list, window=None) -> list:
         body = [f"{g.count}++;"] if g.count else []
         for r in g.rules:
             body += each(plan, r)
-        body = loads_ahead(body) + body
+        body = (loads_ahead(body) if plan.hints else []) + body
         if plan.once:
             body += mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
@@ -154,7 +154,7 @@ def zones_in_hilo(m, zone_range: dict) -> bool:
     return all(-(2**31) <= e < 2**31 for e in ends)
 
 
-def _likely(test: str, likely: bool) -> str:
+def _likely(test: str, likely: bool, hints: bool = True) -> str:
     """A zone test most pairs pass, laid out as the fall-through (FX_LIKELY):
     the window group's (window_sums.py; most own-band pairs pass it and end
     their visit there: 16 k cycles a frame on the M4K's 500-boid grid) and
@@ -162,7 +162,7 @@ def _likely(test: str, likely: bool) -> str:
     box, most are within the visual range: 4,681 of the band below's 5,884;
     10 k cycles a frame, the in-zone visit falling into the loop's next
     step instead of jumping back to it)."""
-    return f"FX_LIKELY({test})" if likely else test
+    return f"FX_LIKELY({test})" if likely and hints else test
 
 
 def apart_from(plan) -> bool:
@@ -206,7 +206,7 @@ def pair_lines(plan, window=None, apart=False) -> list:
         if gs:
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
             test = (f"FX_D2_BELOW_HI({hilo.outer}, dx, dy, {hilo.v})" if by_high  # likely, and exact
-                    else _likely(test, window in gs or apart))
+                    else _likely(test, window in gs or apart, plan.hints))
             chain.append((test, branch(plan, gs, window)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
@@ -219,7 +219,8 @@ def pair_lines(plan, window=None, apart=False) -> list:
             out += seed
     for p, coincident in plan.radius:
         gs = by_test[("radius", p, coincident)]
-        test = _likely(f"d2 < {plan.r2[p]}" if coincident else f"d2 != 0 && d2 < {plan.r2[p]}", window in gs)
+        test = _likely(f"d2 < {plan.r2[p]}" if coincident else f"d2 != 0 && d2 < {plan.r2[p]}", window in gs,
+                       plan.hints)
         body = branch(plan, gs, window)
         if body:
             out += [f"if ({test}) {{"] + ind(body) + ["}"]

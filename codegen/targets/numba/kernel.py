@@ -94,9 +94,8 @@ class StepBuilder:
     """Lines of `step_<arith>` for a GenModel."""
 
     def __init__(self, m, arith: str, sites: Sites | None) -> None:
-        from codegen.passes.widths import lowered
-
-        m = lowered(m)  # as the C: offsets.py, roots.py, 32-bit sums wrapped where read (widths.py)
+        # m as the shared passes left it (codegen/passes/shared.py: offsets, roots, 32-bit sums
+        # wrapped where read), the IR the C's passes start from too
         self.m, self.arith, self.sites = m, arith, sites
         self.fb = m.frac_bits
         self.seed, self.groups = boid_groups(m.rules)

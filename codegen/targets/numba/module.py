@@ -33,14 +33,20 @@ from codegen.targets.numba.world import state_vars
 from codegen.targets.numba.emit import ARITHS, Sites
 from codegen.targets.numba.world import init_function
 
-def kernel_context(m) -> dict:
-    """Template values for codegen/targets/numba/templates/python/boids_kernel.py.j2."""
+def kernel_context(m, ir=None) -> dict:
+    """Template values for codegen/targets/numba/templates/python/boids_kernel.py.j2.
+    `ir`: m as the shared passes left it (pipeline.Lowered.shared), if they
+    already ran for this model (render.py: once for both targets)."""
     from pysim import fxops
 
+    from codegen.passes.pipeline import run
+    from codegen.passes.shared import SHARED
+
+    ir = ir if ir is not None else run(m, SHARED).m  # the simulator's pass list: the shared passes alone
     sites = Sites()
     steps, used = {}, set()
     for arith in ARITHS:
-        b = StepBuilder(m, arith, sites if arith == "checked" else None)
+        b = StepBuilder(ir, arith, sites if arith == "checked" else None)
         steps[arith] = b.build()
         used |= b.used
     inits = {}

@@ -2,7 +2,9 @@
 PIC32MX250 at its frame rate, measured rather than guessed.
 
 For each flock size N and each variant (the spec as written, and the
-spatial grid: synchronous order with performance.grid on):
+spatial grid: synchronous order with performance.grid on), each in both
+optimisation modes (performance.optimize: fast, and plain: none of the
+target's passes, codegen/targets/pic32/pass_list.py), side by side:
 
 1. warm up: the host build of the generated flock code runs N boids for
    `warmup` frames (a realistic, clustered flock, not a fresh spawn) and
@@ -322,20 +324,25 @@ class Budget:
         return "\n".join(out)
 
 
-def variants_for(spec, which: str) -> list[tuple[str, dict]]:
+def variants_for(spec, which: str, optimize: str = "spec") -> list[tuple[str, dict]]:
     """The variants to measure: the spec as written ('brute' or 'grid' as it
-    says) and the grid (synchronous + performance.grid)."""
+    says) and the grid (synchronous + performance.grid); each in the
+    optimisation modes `optimize` asks for: 'spec' the spec's own, 'both'
+    fast and plain side by side (plain rows named ', plain'), or one of them."""
     own = "grid" if spec.performance.grid else f"brute ({spec.update_order})"
     vs = [(own, {})]
     if which in ("both", "grid") and not spec.performance.grid:
         vs.append(("grid (synchronous)", {"order": "synchronous", "grid": True}))
     if which == "grid":
         vs = vs[1:] or vs
-    return vs
+    modes = {"spec": [spec.performance.optimize], "both": ["fast", "plain"]}.get(optimize, [optimize])
+    return [(name + (", plain" if mode == "plain" else ""),
+             kw if mode == spec.performance.optimize else {**kw, "optimize": mode})
+            for name, kw in vs for mode in modes]
 
 
 def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | None = None, cpi: float = 1.5,
-               which: str = "both", opts=("-O1", "-O2"), progress=None) -> Budget:
+               which: str = "both", opts=("-O1", "-O2"), progress=None, optimize: str = "both") -> Budget:
     from codegen.output.pipeline import checked_model
 
     miss = missing_tools()
@@ -350,7 +357,7 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
     rows, ram, once, builds = [], {}, {}, {}
     with tempfile.TemporaryDirectory(prefix="boids-budget-") as tmp:
         tmp = Path(tmp)
-        for vname, kw in variants_for(spec, which):
+        for vname, kw in variants_for(spec, which, optimize):
             sp = spec_variant(spec, capacity=max(cap, spec.flock.capacity), **kw)
             vdir = tmp / re.sub(r"\W+", "_", vname)
             m = render_variant(sp, spec_path, vdir)

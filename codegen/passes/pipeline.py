@@ -1,0 +1,99 @@
+"""Passes: the Pass type, what they leave (Lowered), and running a list.
+
+Two kinds, by what they change:
+
+  stage "ir"  rewrites the rules' IR. The shared ones (offsets, roots,
+              widths: codegen/passes/shared.py) fix the bits both targets
+              compute, so every target runs them, in that order, whatever
+              the spec's `performance.optimize`: the simulator's kernel
+              reads the same IR in either mode (it does not know the mode).
+  stage "c"   the C target's own: a lowering of the rules the simulator
+              never sees (c_positions), a second copy of the step
+              (guards), or a layout of the printed loop (pairs_once,
+              zones, window sums, mean table, GCC -O1 scheduling). Each
+              preserves every bit the step computes; a target lists the
+              ones it wants (codegen/targets/pic32/pass_list.py).
+
+A pass's `run` takes a Lowered and returns the next one; what it decided
+is recorded there (`on`: the names of the passes that ran) before the C
+emitter prints, and the emitter reads only that.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """What the passes have left so far for one spec.
+
+    source     the model as built (codegen/model/gen_model.py), rules as written
+    m          the model whose rules' IR the full (wide) copy prints
+    written    `m` before roots: the shared stage's IR with the magnitudes
+               as the rules write them (for a target without the roots pass)
+    rooted     the IR after offsets and roots, before widths (guards
+               narrows it again under a narrower parameter range)
+    res        the range analysis of `rooted` (ranges.py)
+    found      roots.py's Rooted records (the magnitudes rewritten)
+    guard      guards.Guard, and `guarded`, the guarded copy's model
+    once       the fast copy visits each pair once (pairs_once)
+    on         names of the passes that ran, in order
+    shared     the model after the last "ir" pass: what the simulator's kernel
+               prints (the shared passes' result, whatever the C's list adds)
+    """
+    source: object
+    m: object
+    written: object = None
+    rooted: object = None
+    res: object = None
+    found: tuple = ()
+    guard: object = None
+    guarded: object = None
+    once: bool = False
+    on: tuple = field(default_factory=tuple)
+    shared: object = None
+
+    def ran(self, name: str) -> bool:
+        return name in self.on
+
+    @property
+    def fast_m(self):
+        """The model the fast copy prints: the guarded one where there is a guard."""
+        return self.guarded if self.guard is not None else self.m
+
+
+class Pass:
+    """One named optimisation. A subclass's docstring says what it assumes
+    and what it preserves; `stage` is "ir" or "c" (see the module's
+    docstring); `only_for` names the compiler whose scheduling alone it
+    exists for (None: any)."""
+    name = ""
+    stage = "c"
+    only_for: str | None = None
+
+    def apply(self, low: Lowered) -> Lowered:
+        """The pass's own change (default: none; the printer reads `on`)."""
+        return low
+
+    def run(self, low: Lowered) -> Lowered:
+        out = self.apply(low)
+        return replace(out, on=out.on + (self.name,))
+
+    def __repr__(self) -> str:
+        return f"<pass {self.name}>"
+
+
+def run(m, passes) -> Lowered:
+    """The passes run in order over m (a GenModel)."""
+    low = Lowered(source=m, m=m, written=m, rooted=m, shared=m)
+    for p in passes:
+        low = p.run(low)
+        if p.stage == "ir":
+            low = replace(low, shared=low.m)
+    return low
+
+
+def contract(p: Pass) -> str:
+    """A pass's docstring's first paragraph, one line (for `boidsgen check` and docs)."""
+    doc = (type(p).__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(doc.split())

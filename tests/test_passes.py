@@ -1,0 +1,112 @@
+"""Optimisations as passes (issue 34): named objects with a contract, a
+pass list per target and mode (codegen/targets/pic32/pass_list.py), each C
+pass's layout present exactly when it ran, and the C emitter printing what
+the IR passes left without calling them."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from codegen.targets.c.emit import PRINT_SWITCHES
+from codegen.passes.pipeline import contract
+from codegen.passes.shared import SHARED
+from codegen.output.pipeline import load
+from codegen.output.render import render
+from codegen.targets.pic32 import pass_list
+
+from .conftest import DEFAULT_SPEC, ROOT
+
+
+def test_every_pass_has_a_name_and_a_contract():
+    passes = pass_list.FAST + pass_list.PLAIN
+    names = [p.name for p in pass_list.FAST]
+    assert len(set(names)) == len(names)
+    assert set(names) >= {"offsets", "roots", "widths", "guards", "c_positions", "pairs_once", "window_sums",
+                          "mean_table", "ring_sched", "gcc_o1_hints"}
+    for p in passes:
+        doc = type(p).__doc__
+        assert doc.startswith(p.name + ":"), p  # the first words name it
+        assert "Assumes" in doc and "Preserves" in doc and "bit" in doc, p
+        assert contract(p) and "\n" not in contract(p)
+
+
+def test_the_pass_lists():
+    # the shared passes first in every list, in their order: the simulator's IR needs them in either mode
+    assert [p.stage for p in SHARED] == ["ir"] * 3
+    assert pass_list.FAST[:3] == SHARED == pass_list.PLAIN[:3]
+    assert [p.stage for p in pass_list.FAST[3:]] == ["c"] * (len(pass_list.FAST) - 3)
+    # plain: none of the target's own optimisations, only the magnitude printed as written (where proven)
+    assert [p.name for p in pass_list.PLAIN[3:]] == ["roots_as_written"]
+    # the printer's switches are passes of the fast list
+    assert set(PRINT_SWITCHES) <= {p.name for p in pass_list.FAST}
+    # passes for GCC -O1's scheduling say so and live with the PIC32 target
+    gcc = [p for p in pass_list.FAST if p.only_for]
+    assert {p.name for p in gcc} == {"ring_sched", "gcc_o1_hints"}
+    assert all(type(p).__module__.startswith("codegen.targets.pic32.") for p in gcc)
+
+
+def test_the_mode_picks_the_list():
+    assert pass_list.pass_list(load(DEFAULT_SPEC).spec) is pass_list.FAST
+    assert pass_list.pass_list(load(DEFAULT_SPEC, optimize="plain").spec) is pass_list.PLAIN
+    low = pass_list.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True, optimize="plain"))
+    assert low.on == tuple(p.name for p in pass_list.PLAIN) and not low.once and low.guard is None
+
+
+# what each C pass prints in the 500-boid synchronous grid step, where every one applies
+MARKS = {"guards": "boids_step_guarded", "c_positions": "fx_acc32_about", "pairs_once": "BOIDS_PAIR_RING",
+         "zones_hilo": "fx_d2_zones", "zone_apart": "ynear", "window_sums": "band_sums",
+         "mean_table": "boids_recip", "ring_sched": "FX_LOADED(was_", "gcc_o1_hints": "FX_LOADED(o->"}
+
+
+def _step(monkeypatch, without: str | None) -> str:
+    fast = tuple(p for p in pass_list.FAST if p.name != without)
+    monkeypatch.setitem(pass_list.PASS_LISTS, "fast", fast)
+    return render(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True))["firmware/boids_flock.c"]
+
+
+@pytest.mark.parametrize("name", sorted(MARKS))
+def test_each_c_pass_prints_its_layout_only_when_it_ran(monkeypatch, name):
+    assert set(MARKS) == {p.name for p in pass_list.FAST if p.stage == "c"}
+    full, without = _step(monkeypatch, None), _step(monkeypatch, name)
+    assert MARKS[name] in full and MARKS[name] not in without
+    # the rest of the list still prints its own, but for the passes that build on the one left out (the
+    # window's sums add the other's fields: cohesion's positions, 32-bit only in the guarded copy)
+    after = {"pairs_once": {"zone_apart", "window_sums", "ring_sched"}, "guards": {"c_positions", "window_sums"},
+             "c_positions": {"window_sums"}}.get(name, set())
+    for other, mark in MARKS.items():
+        if other not in after | {name}:
+            assert mark in without, (name, other)
+
+
+IR_PASS_MODULES = {"widths", "guards", "offsets", "roots", "c_positions"}
+
+
+def test_the_c_emitter_does_not_call_the_ir_passes():
+    """The printer gets the rules' IR as the passes left it (Lowered): no
+    module of it imports a pass that rewrites the IR or copies the step."""
+    for name in ("emit", "pairs", "names", "expr", "mirror"):
+        tree = ast.parse((ROOT / "codegen" / "targets" / "c" / f"{name}.py").read_text())
+        imported = set()  # the modules named, fully (from codegen.passes import x: codegen.passes.x too)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names}
+        imported = {m.rpartition(".")[2] for m in imported if m.startswith("codegen.passes.")}
+        assert not imported & IR_PASS_MODULES, (name, imported & IR_PASS_MODULES)
+
+
+def test_the_shared_passes_are_what_the_simulator_reads():
+    from codegen.passes.widths import lowered
+    from codegen.passes.pipeline import run
+
+    m = load(DEFAULT_SPEC, capacity=500)
+    assert run(m, SHARED).m == lowered(m)
+
+
+def test_the_pass_modules_exist_where_the_docs_say():
+    for p in pass_list.FAST + pass_list.PLAIN:
+        mod = type(p).__module__.replace(".", "/") + ".py"
+        assert Path(ROOT / mod).is_file(), mod
