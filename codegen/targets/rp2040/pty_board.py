@@ -20,7 +20,9 @@ STOP_WAIT = 5.0  # seconds for the runner to end once terminated
 
 
 class PtyBoard:
-    def __init__(self, elf: Path, pio: bool = True) -> None:
+    def __init__(self, elf: Path, pio: bool = True, on_output=None) -> None:
+        """on_output(bytes): called with what UART0 sends, as it is passed on (tests follow the frames)."""
+        self._on_output = on_output
         node, lib = emulator()
         self.master, slave = os.openpty()
         tty.setraw(slave)  # bytes as they are: the firmware does its own line handling
@@ -53,9 +55,15 @@ class PtyBoard:
                 data = self.proc.stdout.read1(4096)
                 if not data:
                     break
+                if self._on_output:
+                    self._on_output(data)
                 os.write(self.master, data)
         except (OSError, ValueError):
             pass
+
+    def inject(self, line: str) -> None:
+        """A line into UART0 beside the pty's own writer (the course's interface on the same wire)."""
+        os.write(self._to_runner, line.encode("ascii") + b"\n")
 
     def stop(self) -> None:
         self.proc.terminate()
