@@ -20,8 +20,15 @@ PY=${PYTHON:-python3}
 # gcc-mipsel-linux-gnu: make m4k-check (the PIC32 compile/link check)
 # libc6-dev-mipsel-cross, qemu-user: the firmware as a MIPS Linux program under
 #   qemu-mipsel (make host-mipsel; boidsgen budget)
+# gcc-arm-none-eabi, libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-newlib,
+#   cmake, ninja-build, g++: the RP2040 firmware (the pico-sdk links with
+#   arm-none-eabi-g++; g++ builds its pioasm); nodejs: rp2040js, the emulator
+#   the RP2040 target is checked in (package.json; npm comes with nodejs where
+#   it is Node's own package, else install Debian's npm)
 PACKAGES=(gcc make xvfb xauth libtk8.6 python3-venv python3-tk
-          gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user)
+          gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
+          gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake ninja-build g++
+          nodejs)
 APT_LOCK_WAIT=600  # seconds to wait for another apt (unattended-upgrades) to finish
 
 missing=()
@@ -50,6 +57,10 @@ fi
     || { echo "setup: $(.venv/bin/python --version) is too old: Python 3.10 or later is needed" >&2; exit 1; }
 .venv/bin/python -c "import tkinter" 2>/dev/null \
     || echo "setup: warning: this Python has no tkinter: the GUI and its tests need it (Debian/Ubuntu: python3-tk)" >&2
+
+# rp2040js, pinned by package.json and package-lock.json, into node_modules/
+command -v npm >/dev/null || { echo "setup: no npm: install it (sudo apt-get install npm)" >&2; exit 1; }
+npm ci --no-audit --no-fund --loglevel=error >/dev/null || { echo "setup: 'npm ci' failed (rp2040js from the npm registry)" >&2; exit 1; }
 
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
 echo "setup: ready ($(.venv/bin/boidsgen --version) in .venv/; 'source .venv/bin/activate' puts boidsgen on PATH)"

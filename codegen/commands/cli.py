@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from codegen.commands.check import cmd_check  # noqa: F401 - parser.build reads cli.cmd_<name>
+from codegen.commands.emulate import cmd_emulate  # noqa: F401
 from codegen.commands.generate import cmd_generate  # noqa: F401
 from codegen.commands.messages import err, spec_errors
 from codegen.commands.rules import cmd_rules, cmd_schema  # noqa: F401
@@ -20,7 +21,7 @@ from codegen.output.pipeline import checked_model
 def cmd_build(a) -> int:
     from codegen.targets.host.build import build
 
-    return build(a.spec, verbose=True, run_demo=True)
+    return build(a.spec, verbose=True, run_demo=True, targets=a.target)
 
 
 def cmd_compare(a) -> int:
@@ -56,7 +57,7 @@ def cmd_parity(a) -> int:
     rc = 0
     for order in orders:
         res = run_parity(a.spec, frames=a.frames, seed=a.seed, boids=a.boids, sets=sets_of(a.set),
-                         order=order, fmt=a.format)
+                         order=order, fmt=a.format, target=a.target)
         print(res.summary)
         if not res.ok:
             rc = 1
@@ -66,6 +67,14 @@ def cmd_parity(a) -> int:
 def cmd_budget(a) -> int:
     from codegen.targets.pic32.budget.measure import BudgetError, run_budget
 
+    if a.target == "rp2040":
+        from codegen.targets.rp2040.budget import measure, table
+
+        seeds = list(dict.fromkeys(a.seeds))
+        for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
+            m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds, grid=grid)
+            print("\n".join(table(m, rows, seeds)))
+        return 0
     boids = a.boids or [100, 200, 500, 1000]
     if a.cost_table:  # refused before measuring anything
         where = Path(a.cost_table)

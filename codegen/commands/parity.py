@@ -36,8 +36,9 @@ def variant(spec, order: str | None, fmt: str | None):
     return spec_variant(spec, order=order, fmt=fmt), tag
 
 
-def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
-    """Generate and compile what a parity run needs; returns (model, host exe, model module)."""
+def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, target: str | None = None):
+    """Generate and compile what a parity run needs; returns (model, firmware, model module): the host
+    exe, or with target 'rp2040' the RP2040's headless image (run in rp2040js)."""
     m = load(spec_path)
     spec, tag = variant(m.spec, order, fmt)
     if tag:
@@ -45,10 +46,14 @@ def prepare(spec_path: str, order: str | None = None, fmt: str | None = None):
     bdir = build_dir(spec_path, spec.name)
     if tag:
         out = bdir / "variants" / tag
-        exe = build_host(spec_path, m, out, out / "build")
+        bdir = out / "build"
     else:
         out = output_dir(spec_path, spec.name)
-        exe = build_host(spec_path, m, out, bdir)
+    exe = build_host(spec_path, m, out, bdir)
+    if target == "rp2040":
+        from codegen.targets.rp2040.build import build_rp2040
+
+        exe = build_rp2040(spec_path, m, out, bdir).headless_elf
     return m, exe, load_generated_model(spec_path, m, out)
 
 
@@ -82,18 +87,28 @@ def simulator_trace(model, frames: int, seed: int, boids: int | None, sets, arit
 
 
 def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int | None = None,
-               sets=(), order: str | None = None, fmt: str | None = None) -> ParityResult:
+               sets=(), order: str | None = None, fmt: str | None = None,
+               target: str | None = None) -> ParityResult:
+    """target None or 'host': the host build; 'rp2040': the RP2040 image in rp2040js."""
     from pysim.trace import compare
 
-    m, exe, model = prepare(spec_path, order, fmt)
+    m, exe, model = prepare(spec_path, order, fmt, target)
     seed = m.spec.seed if seed is None else seed
     n = m.spec.flock.size if boids is None else boids
     t0 = time.perf_counter()
-    c = firmware_trace(exe, frames, seed, boids, sets)
+    if target == "rp2040":
+        from codegen.targets.rp2040.trace_run import rp2040_trace
+
+        if boids is not None and boids > m.spec.flock.capacity:
+            raise BuildError(f"--boids {boids} exceeds the capacity {m.spec.flock.capacity}")
+        c = rp2040_trace(exe, frames, seed, boids, sets, m.spec.flock.size)
+    else:
+        c = firmware_trace(exe, frames, seed, boids, sets)
     t1 = time.perf_counter()
     p = simulator_trace(model, frames, seed, boids, sets)
     t2 = time.perf_counter()
-    where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}"
+    board = " in rp2040js" if target == "rp2040" else ""
+    where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}{board}"
     diff = compare(c.splitlines(), p.splitlines())
     times = f"firmware {t1 - t0:.2f} s, simulator {t2 - t1:.2f} s"
     if diff is None:

@@ -43,6 +43,10 @@ def build(cli) -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"boidsgen {VERSION}")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
+    def target_arg(p):
+        p.add_argument("--target", action="append", choices=["pic32", "rp2040"], default=None,
+                       help="the board to build for, instead of the spec's board.target (may be repeated).")
+
     def spec_arg(p):
         p.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"spec file (default {DEFAULT_SPEC})")
 
@@ -67,8 +71,10 @@ def build(cli) -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the spec's JSON Schema")
     p.set_defaults(func=cli.cmd_schema)
 
-    p = sub.add_parser("build", help="generate, then compile the host firmware (and the PIC32 image with xc32-gcc)")
+    p = sub.add_parser("build", help="generate, then compile the host firmware and the spec's board(s): PIC32 "
+                       "(checked with mipsel gcc; the image with xc32-gcc), RP2040 (pico-sdk: ELF and UF2)")
     spec_arg(p)
+    target_arg(p)
     p.set_defaults(func=cli.cmd_build)
 
     def run_args(p, frames_default=None):
@@ -99,15 +105,19 @@ def build(cli) -> argparse.ArgumentParser:
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cli.cmd_compare)
 
-    p = sub.add_parser("parity", help="run the host firmware and the simulator; compare bit for bit")
+    p = sub.add_parser("parity", help="run the host firmware (or the RP2040's in rp2040js) and the simulator; "
+                       "compare bit for bit")
     spec_arg(p)
     run_args(p)
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
+    p.add_argument("--target", choices=["host", "rp2040"], default="host",
+                   help="the firmware compared: the host build (default) or the RP2040 image in rp2040js")
     p.set_defaults(func=cli.cmd_parity)
 
-    p = sub.add_parser("budget", help="PIC32 frame budget: instructions (qemu-mipsel, -march=m4k), SPI, RAM per N")
+    p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
+                       "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
                    help="flock sizes (default 100 200 500 1000)")
@@ -124,6 +134,12 @@ def build(cli) -> argparse.ArgumentParser:
                    "pair counts, lower bound (BENCHMARKS.md)")
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
+    p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
+                   help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
+    p.add_argument("--frames", type=_int_in(1, 100_000), default=100,
+                   help="rp2040: frames measured per N and seed (default 100)")
+    p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=[1, 2, 3], metavar="S",
+                   help="rp2040: the seeds (default 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)
 
     p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")
@@ -136,6 +152,13 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--baud", type=_int_in(1, 4_000_000), default=None, help="default: the spec's")
     p.add_argument("--timeout", type=_positive_float, default=2.0, help="seconds to wait for a reply")
     p.set_defaults(func=cli.cmd_watch)
+
+    p = sub.add_parser("emulate", help="run the spec's RP2040 firmware in rp2040js with its UART0 on a "
+                       "pseudo-terminal (for watch, the GUI's Board mode, a terminal)")
+    spec_arg(p)
+    p.add_argument("--seconds", type=_positive_float, default=None, help="stop after this long (default: Ctrl-C)")
+    p.add_argument("--no-vga", action="store_true", help="do not step the PIO (faster; the VGA signal stops)")
+    p.set_defaults(func=cli.cmd_emulate)
 
     p = sub.add_parser("commands", help="the firmware's serial commands for a spec, as a Markdown table")
     spec_arg(p)

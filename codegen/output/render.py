@@ -13,10 +13,11 @@ from codegen.spec.project import output_dir
 from codegen.output import runtime_files
 from codegen.output.runtime_files import TOOL_RUNTIME as RUNTIME_DIR  # noqa: F401  (the budget's drivers read it)
 from codegen.targets.pic32.mplabx import render_project
+from codegen.targets.rp2040.project import render_rp2040, wants_rp2040
 
 CODEGEN = Path(__file__).resolve().parent.parent
 # each target's templates, found by name ("firmware/...", "python/...", "mplabx/...")
-TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates" for t in ("c", "numba", "pic32")]
+TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates" for t in ("c", "numba", "pic32", "rp2040")]
 
 FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
                   "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
@@ -60,6 +61,8 @@ def render(m: GenModel, outdir: Path | None = None, project: Path | None = None)
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
     out.update(render_project(m, env, out, where.rel, where.source))  # the MPLAB X project
+    if wants_rp2040(m):  # the pico-sdk project, firmware/rp2040/
+        out.update(render_rp2040(m, env, runtime_rel))
     out.update(runtime_files.copied_files(where, m.tool_version))
     out.update(render_python(m, env, low.shared))
     return dict(sorted(out.items()))
@@ -95,7 +98,7 @@ def differing(files: dict[str, str], outdir: Path) -> list[str]:
     from codegen.output.safe_paths import existing_text  # regular files of bounded size only
 
     bad = [rel for rel, text in files.items() if existing_text(outdir / rel) != text]
-    for sub in ("firmware", "python"):
+    for sub in ("firmware", "firmware/rp2040", "python"):
         d = outdir / sub
         if d.is_dir():
             for p in sorted(d.iterdir()):

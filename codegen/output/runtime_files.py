@@ -33,7 +33,7 @@ RUNTIME_FOLDER = "firmware_runtime"
 TOOL_ROOT = Path(codegen.__file__).resolve().parent.parent  # the folder holding the codegen package
 TOOL_RUNTIME = TOOL_ROOT / RUNTIME_FOLDER
 # what the runtime is made of; pyproject.toml's package data names the same suffixes
-SUFFIXES = (".c", ".h", ".S", ".ld")
+SUFFIXES = (".c", ".h", ".S", ".ld", ".pio")
 DEFAULT_LAYOUT = Path("generated") / "_"  # generated/<name>/ below the project root
 
 

@@ -179,13 +179,58 @@ class BoardTft(Strict):
     madctl: int = Field(0x28, ge=0, le=255, description="ILI9340 memory access control (0x28: landscape)")
 
 
+Gpio = Annotated[int, Field(ge=0, le=28, description="an RP2040 GPIO (GPn) on the Pico's header")]
+
+
+class BoardRp2040(Strict):
+    """The Pico's wiring: VGA from PIO (the course's lab: HSYNC GP16, VSYNC GP17, then green low, green
+    high, blue, red on four consecutive GPIOs from GP18) and UART0 (GP0 TX, GP1 RX)."""
+
+    hsync: Gpio = 16
+    vsync: Gpio = 17
+    rgb_base: Gpio = Field(18, le=25, description="the first of 4 consecutive GPIOs: green low, green high, blue, red")
+    uart_tx: Literal[0, 12, 16, 28] = Field(0, description="UART0 TX: GP0, GP12, GP16 or GP28")
+    uart_rx: Literal[1, 13, 17] = Field(1, description="UART0 RX: GP1, GP13 or GP17")
+
+    @model_validator(mode="after")
+    def pins_apart(self):
+        used: dict[int, str] = {}
+        for name, pins in (("hsync", [self.hsync]), ("vsync", [self.vsync]), ("uart_tx", [self.uart_tx]),
+                           ("uart_rx", [self.uart_rx]), ("rgb_base", range(self.rgb_base, self.rgb_base + 4))):
+            for pin in pins:
+                if pin in used:
+                    raise PydanticCustomError("pin_twice", "GP{pin} is both {a} and {b}",
+                                              {"pin": pin, "a": used[pin], "b": name})
+                used[pin] = name
+        return self
+
+
 class BoardUart(Strict):
     rx: Pin = Field("RA1", description="U2RX")
     tx: Pin = Field("RB10", description="U2TX")
 
 
+BoardTarget = Literal["pic32", "rp2040"]  # the boards a spec can be built for (codegen/targets/<target>/)
+
+
 class Board(Strict):
-    """The PIC32MX250F128B board's wiring (defaults: the ECE 4760 course board)."""
+    """The board(s) the firmware is for and their wiring (defaults: the ECE 4760 course's PIC32MX250F128B
+    board; `rp2040:` the course's Raspberry Pi Pico with its VGA screen, codegen/targets/rp2040/)."""
+
+    target: BoardTarget | list[BoardTarget] = Field(
+        "pic32", description="the board, or a list of boards, `boidsgen build` makes firmware for "
+        "(`--target` overrides it)")
+    rp2040: BoardRp2040 = BoardRp2040()
+
+    @model_validator(mode="after")
+    def targets_once(self):
+        if isinstance(self.target, list) and (not self.target or len(set(self.target)) != len(self.target)):
+            raise PydanticCustomError("targets", "board.target lists each board once, at least one")
+        return self
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return tuple(self.target) if isinstance(self.target, list) else (self.target,)
 
     spi_hz: int = Field(20_000_000, ge=1_000_000, le=20_000_000, description="TFT SPI clock")
     tft: BoardTft = BoardTft()

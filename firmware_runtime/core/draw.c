@@ -1,13 +1,14 @@
-/* draw.c - the drawing both platform layers share: clipping, lines,
+/* draw.c - the drawing every platform layer shares: clipping, lines,
  * circles and text rasterised here, pixel sets drawn by difference (draw.h),
- * sent through the ILI9340 driver, whose bytes go to the layer's tft_port_*
- * (SPI on the board, a decoded framebuffer on the host). One rasteriser, so
- * the same pixels on both. */
+ * sent to draw_sink.h's pixel sink: the ILI9340 driver, whose bytes go to the
+ * layer's tft_port_* (SPI on the PIC32, a decoded framebuffer on the host),
+ * or the RP2040's 4-bit VGA framebuffer (fb4.h). One rasteriser, so the same
+ * pixels on all. */
 #include "boids_config.h"
 #include "draw.h"
 #include "font5x7.h"
 #include "platform.h"
-#include "tft_ili9340.h"
+#include "draw_sink.h"
 
 int draw_clip(int *x, int *y, int *w, int *h, int width, int height)
 {
@@ -50,14 +51,14 @@ void plat_draw_pixel(int x, int y, uint16_t color)
 {
     if (x < 0 || y < 0 || x >= BOIDS_PANEL_WIDTH || y >= BOIDS_PANEL_HEIGHT) return;
     cover(x, y, 1, 1);
-    tft_pixel(x, y, color);
+    SINK_PIXEL(x, y, color);
 }
 
 void plat_fill_rect(int x, int y, int w, int h, uint16_t color)
 {
     if (!draw_clip(&x, &y, &w, &h, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) return;
     cover(x, y, w, h);
-    tft_fill_rect(x, y, w, h, color);
+    SINK_FILL_RECT(x, y, w, h, color);
 }
 
 void plat_fill_screen(uint16_t color)
@@ -66,7 +67,7 @@ void plat_fill_screen(uint16_t color)
         int r;
         for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) active->end[active->shown][r] = 0;
     }
-    tft_fill_rect(0, 0, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT, color);
+    SINK_FILL_RECT(0, 0, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT, color);
 }
 
 void plat_blit(int x, int y, int w, int h, const uint16_t *px)
@@ -74,7 +75,7 @@ void plat_blit(int x, int y, int w, int h, const uint16_t *px)
     int cx = x, cy = y, cw = w, ch = h;
     if (!draw_clip(&cx, &cy, &cw, &ch, BOIDS_PANEL_WIDTH, BOIDS_PANEL_HEIGHT)) return;
     cover(cx, cy, cw, ch);
-    tft_blit(cx, cy, cw, ch, px + (cy - y) * w + (cx - x), w);
+    SINK_BLIT(cx, cy, cw, ch, px + (cy - y) * w + (cx - x), w);
 }
 
 /* ---- pixel sets (draw.h) ---- */
@@ -123,9 +124,9 @@ void pixset_show(pixset_t *s)
     /* o and n walk both lists whole: a row's merge ends at the row's ends */
     const uint16_t *o = xo;
     uint16_t *n = xn;
-    tft_run_t run;
+    sink_run_t run;
     int r;
-    tft_begin(&run);
+    SINK_BEGIN(&run);
     for (r = 0; r < BOIDS_PANEL_HEIGHT; r++) {
         const uint16_t *const o_end = xo + eo[r];
         uint16_t *const n_end = xn + en[r], *j;
@@ -144,7 +145,7 @@ void pixset_show(pixset_t *s)
             if (o == o_end) { /* the rest arrived */
                 while (n != n_end) {
                     nx = *n;
-                    tft_put(&run, (int)nx, r, color);
+                    SINK_PUT(&run, (int)nx, r, color);
                     do n++;
                     while (n != n_end && *n == nx);
                 }
@@ -153,7 +154,7 @@ void pixset_show(pixset_t *s)
             if (n == n_end) { /* the rest left */
                 do {
                     ox = *o & PIXSET_X;
-                    tft_put(&run, (int)ox, r, PLAT_BLACK);
+                    SINK_PUT(&run, (int)ox, r, PLAT_BLACK);
                     do o++;
                     while (o != o_end && (*o & PIXSET_X) == ox);
                 } while (o != o_end);
@@ -162,11 +163,11 @@ void pixset_show(pixset_t *s)
             ox = *o & PIXSET_X;
             nx = *n;
             if (ox < nx) { /* left: black */
-                tft_put(&run, (int)ox, r, PLAT_BLACK);
+                SINK_PUT(&run, (int)ox, r, PLAT_BLACK);
                 do o++;
                 while (o != o_end && (*o & PIXSET_X) == ox);
             } else if (nx < ox) { /* arrived */
-                tft_put(&run, (int)nx, r, color);
+                SINK_PUT(&run, (int)nx, r, color);
                 do n++;
                 while (n != n_end && *n == nx);
             } else { /* stayed: sent only if covered meanwhile */
@@ -175,11 +176,11 @@ void pixset_show(pixset_t *s)
                 while (o != o_end && (*o & PIXSET_X) == ox);
                 do n++;
                 while (n != n_end && *n == nx);
-                if (over) tft_put(&run, (int)nx, r, color);
+                if (over) SINK_PUT(&run, (int)nx, r, color);
             }
         }
     }
-    tft_end(&run);
+    SINK_END(&run);
     s->shown = nw;
 }
 

@@ -18,6 +18,16 @@
 #include "panel_view.h"
 #include "platform.h"
 
+/* BOIDS_FRAME_MARKS: a BKPT #n at the frame's four seams (1 before the erase,
+ * 2 before the step, 3 after it, 4 after the drawing), which the RP2040's
+ * emulator runner turns into cycle counts (codegen/targets/rp2040/budget.py);
+ * the RP2040's headless image only. Nothing otherwise. */
+#if defined(BOIDS_FRAME_MARKS) && BOIDS_FRAME_MARKS
+#define FLOCK_FRAME_MARK(n) __asm volatile("bkpt #" #n)
+#else
+#define FLOCK_FRAME_MARK(n) ((void)0)
+#endif
+
 #if BOIDS_BOID_SHAPE == 0 && !defined(BOIDS_DRAW_FULL)
 #define FLOCK_DRAW_PIXSET 1
 #else
@@ -81,15 +91,18 @@ static inline void flock_draw_shapes(const flock_t *f, uint16_t color)
 static inline void flock_draw_before(flock_draw_t *d, const flock_t *f)
 {
     (void)d;
+    FLOCK_FRAME_MARK(1);
 #if !FLOCK_DRAW_PIXSET
     flock_draw_shapes(f, PLAT_BLACK);
 #endif
     flock_draw_movers(f, 1);
+    FLOCK_FRAME_MARK(2);
 }
 
 /* After boids_step: the boids (pixels: what changed), then the movers over them. */
 static inline void flock_draw_after(flock_draw_t *d, const flock_t *f)
 {
+    FLOCK_FRAME_MARK(3);
 #if FLOCK_DRAW_PIXSET
     const boid_t *b, *const end = f->b + f->count;
     uint16_t *const rows = pixset_begin(&d->px), *cols;
@@ -108,6 +121,7 @@ static inline void flock_draw_after(flock_draw_t *d, const flock_t *f)
     flock_draw_shapes(f, BOIDS_BOID_COLOR);
 #endif
     flock_draw_movers(f, 0);
+    FLOCK_FRAME_MARK(4);
 }
 
 /* Everything black (before the flock changes other than by a step). */

@@ -36,6 +36,7 @@
 #include "platform_host.h"
 #include "serial_cmd.h"
 #include "state_io.h"
+#include "trace_out.h"
 
 extern flock_t boids_flock;
 
@@ -63,25 +64,8 @@ static void usage(void)
             "                                 `boidsgen budget --cost-table FILE` modelled; adaptive spawn on\n");
 }
 
-/* One row per element of every kind of state the spec has (the generated
- * boids_state_kinds: boids with their rules' state, predators, food,
- * obstacles, the target), then the PRNG's state. */
-static void trace_rows(uint32_t frame)
-{
-    char row[STATE_ROW_MAX];
-    unsigned k;
-    for (k = 0; k < BOIDS_STATE_KINDS; k++) {
-        const state_kind_t *sk = &boids_state_kinds[k];
-        const int32_t n = state_count(&boids_flock, sk);
-        int32_t i;
-        for (i = 0; i < n; i++) {
-            state_row(row, &boids_flock, sk, frame, i);
-            fputs(row, trace);
-            fputc('\n', trace);
-        }
-    }
-    fprintf(trace, "%" PRIu32 ",0,rng,%" PRIu32 "\n", frame, boids_app_rng_state());
-}
+/* The trace's text (trace_out.h) goes to the --trace file. */
+static void trace_put(const char *s, size_t n) { fwrite(s, 1, n, trace); }
 
 static gif_writer_t gif;
 static uint32_t gif_frames = 90;
@@ -94,24 +78,10 @@ static void on_frame(uint32_t frame)
         if (last_count >= 0) changes++, last_change = frame;
         last_count = boids_flock.count;
     }
-    if (trace) trace_rows(frame);
+    if (trace) trace_out_rows(trace_put, &boids_flock, frame);
     /* every frame the animation finished, at the spec's frame period */
     if (gif.f && gif.frames < gif_frames && image_gif_frame(&gif, host_framebuffer(), (100u + BOIDS_FRAME_RATE / 2u) / BOIDS_FRAME_RATE) != 0)
         gif_failed = 1;
-}
-
-static void trace_header(uint32_t seed)
-{
-    unsigned i, k;
-    fprintf(trace, "# boidsgen trace 2\n# spec: %s\n# spec_hash: %s\n# format: %s\n# arith: fixed\n", BOIDS_SPEC_NAME,
-            BOIDS_SPEC_HASH, BOIDS_FORMAT);
-    fprintf(trace, "# seed: %" PRIu32 "\n# update: %s\n# boids: %" PRId32 "\n", seed, BOIDS_UPDATE_ORDER,
-            boids_flock.count);
-    for (i = 0; i < boids_param_count; i++)
-        fprintf(trace, "# param: %s=%" PRId32 "\n", boids_param_table[i].name, *boids_param_table[i].value);
-    for (k = 0; k < BOIDS_STATE_KINDS; k++)
-        fprintf(trace, "# kind: %s %s\n", boids_state_kinds[k].kind, boids_state_kinds[k].fields);
-    fprintf(trace, "# kind: rng state\nframe,index,kind,values\n");
 }
 
 static char set_reply[200];
@@ -268,8 +238,8 @@ int main(int argc, char **argv)
         boids_app_adaptive(cost_path && adaptive);
         host_on_frame(on_frame);
         if (trace) {
-            trace_header(seed);
-            trace_rows(0);
+            trace_out_header(trace_put, &boids_flock, seed);
+            trace_out_rows(trace_put, &boids_flock, 0);
         }
         for (;;) {
             boids_stats_t st;

@@ -30,7 +30,8 @@ def build_host(spec_path, m, outdir: Path, build: Path, *, gated: bool = False) 
     return build / "boids_host"
 
 
-def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
+def build(spec_path: str, verbose: bool = True, run_demo: bool = True, targets: list[str] | None = None) -> int:
+    """The host firmware (and its demo run), then each board of targets (None: the spec's board.target)."""
     from codegen.output.pipeline import checked_model
     from codegen.spec.project import build_dir, output_dir
 
@@ -58,6 +59,18 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
         run = time.perf_counter() - t1
         print(f"host run: {frames} frames x {spec.flock.size} boids in {run:.3f} s "
               f"({run / frames * 1000:.3f} ms/frame); the TFT's last frame: {png}")
+    for target in dict.fromkeys(targets or m.spec.board.targets):
+        if target == "pic32":
+            build_pic32(spec_path, out, bdir)
+        else:
+            from codegen.targets.rp2040.build import report
+
+            report(spec_path, m, out, bdir, run_demo=run_demo)
+    return 0
+
+
+def build_pic32(spec_path, out: Path, bdir: Path) -> None:
+    """The PIC32 compile check with mipsel gcc, the image with xc32-gcc: each where its compiler is."""
     if shutil.which("mipsel-linux-gnu-gcc"):
         from codegen.targets.pic32.compile_check import Pic32CheckError, check_image
 
@@ -75,4 +88,3 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True) -> int:
         print(f"PIC32 image: {bdir / 'boids.hex'}")
     else:
         print("PIC32 image: skipped (xc32-gcc is not on PATH; install MPLAB XC32 to build the .hex)")
-    return 0

@@ -55,7 +55,12 @@ def panel_size(madctl: int) -> tuple[int, int]:
 
 
 def panel_view(world_w: int, world_h: int, madctl: int) -> PanelView:
-    pw, ph = panel_size(madctl)
+    return fit_view(world_w, world_h, *panel_size(madctl))
+
+
+def fit_view(world_w: int, world_h: int, pw: int, ph: int) -> PanelView:
+    """The world on a pw x ph screen: 1:1 when it fits, else the largest
+    ratio mul / 2^shift that fits (any screen: the ILI9340, the RP2040's VGA)."""
     if world_w <= pw and world_h <= ph:
         return PanelView(pw, ph, 1, 0)
     shift = SHIFT_MAX

@@ -17,11 +17,15 @@
 #define BOIDS_WIDTH 640
 #define BOIDS_HEIGHT 480
 /* The panel the board drives (world 640x480 on the ILI9340's 320x240 panel, scaled by 1/2):
- * a world position lands at (px * BOIDS_VIEW_MUL) >> BOIDS_VIEW_SHIFT (panel_view.h). */
+ * a world position lands at (px * BOIDS_VIEW_MUL) >> BOIDS_VIEW_SHIFT (panel_view.h).
+ * A board with a screen of its own defines all four instead (the RP2040's
+ * VGA: codegen/targets/rp2040/project.py). */
+#ifndef BOIDS_PANEL_WIDTH
 #define BOIDS_PANEL_WIDTH 320
 #define BOIDS_PANEL_HEIGHT 240
 #define BOIDS_VIEW_MUL 1
 #define BOIDS_VIEW_SHIFT 1
+#endif
 #define BOIDS_FRAME_RATE 30
 #define BOIDS_CAPACITY 120
 #define BOIDS_FLOCK_SIZE 80

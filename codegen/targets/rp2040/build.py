@@ -1,0 +1,122 @@
+"""Build the RP2040 firmware: generate, configure the pico-sdk project
+(once per build folder), build both images with ninja, write the board
+image's UF2 ourselves (uf2.py), report flash and RAM against the RP2040's.
+
+The project is the spec's generated/<name>/firmware/rp2040/ when its
+board.target names the RP2040; otherwise (`--target rp2040` on a PIC32
+spec) it is rendered into build/<name>/rp2040/project/, pointed at the
+generated firmware."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegen.targets.host.make_run import BuildError
+from codegen.targets.rp2040 import project
+from codegen.targets.rp2040.tools import build_tools
+from codegen.targets.rp2040.uf2 import uf2_from_bin
+
+FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
+SRAM_BYTES = 264 * 1024  # the RP2040's six SRAM banks
+STEP_TIMEOUT = 900  # seconds: a first build compiles pioasm and the SDK (about a minute here)
+BOARD_IMAGE, HEADLESS_IMAGE = "boids_rp2040", "boids_rp2040_headless"
+DEMO_FRAMES = 300  # as the host's demo run: the same frame
+
+
+@dataclass(frozen=True)
+class Rp2040Build:
+    elf: Path           # the board image
+    headless_elf: Path  # the emulator's parity image
+    uf2: Path
+    flash: int
+    ram: int
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> None:
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_TIMEOUT, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"{' '.join(cmd)} did not finish within {STEP_TIMEOUT} s") from None
+    if res.returncode != 0:
+        tail = "\n".join((res.stdout + res.stderr).strip().splitlines()[-30:])
+        raise BuildError(f"{' '.join(cmd)} failed:\n{tail}")
+
+
+def project_folder(spec_path, m, outdir: Path, bdir: Path) -> tuple[Path, list[str]]:
+    """(the CMake source folder, extra -D options)."""
+    if project.wants_rp2040(m):
+        return outdir / project.FOLDER, []
+    from codegen.output import runtime_files
+    from codegen.output.render import _env
+    from codegen.spec.escape import make_path
+    from codegen.spec.project import project_root
+
+    where = runtime_files.place(project_root(spec_path), outdir)
+    src = bdir / "rp2040" / "project"
+    src.mkdir(parents=True, exist_ok=True)
+    for rel, text in project.render_rp2040(m, _env(), make_path(where.rel)).items():
+        dest = src / Path(rel).name
+        if not dest.is_file() or dest.read_text() != text:  # unchanged files keep their times (ninja)
+            dest.write_text(text)
+    return src, [f"-DBOIDS_FIRMWARE={(outdir / 'firmware').resolve()}"]
+
+
+def sizes(elf: Path) -> tuple[int, int]:
+    """(flash, RAM) bytes of an image: text + data, data + bss (the SDK's stacks and heap included)."""
+    res = subprocess.run(["arm-none-eabi-size", str(elf)], capture_output=True, text=True, timeout=60)
+    if res.returncode != 0:
+        raise BuildError(f"arm-none-eabi-size {elf} failed: {res.stderr.strip()}")
+    text, data, bss = (int(v) for v in res.stdout.splitlines()[1].split()[:3])
+    return text + data, data + bss
+
+
+def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
+    """Both images of m's generated output in outdir (already emitted), built in bdir/rp2040/."""
+    tools = build_tools()
+    src, extra = project_folder(spec_path, m, outdir, bdir)
+    cmake_dir = bdir / "rp2040" / "cmake"
+    cache = cmake_dir / "CMakeCache.txt"
+    if cache.is_file() and f"CMAKE_HOME_DIRECTORY:INTERNAL={src.resolve()}\n" not in cache.read_text():
+        shutil.rmtree(cmake_dir)  # configured for another source folder: cmake would refuse it
+    if not cache.is_file():
+        _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
+              f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra])
+    _run(["ninja", "-C", str(cmake_dir.resolve())])
+    elf = cmake_dir / f"{BOARD_IMAGE}.elf"
+    uf2 = bdir / "rp2040" / f"{BOARD_IMAGE}.uf2"
+    uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes()))
+    flash, ram = sizes(elf)
+    if flash > FLASH_BYTES or ram > SRAM_BYTES:
+        raise BuildError(f"RP2040: the image does not fit: flash {flash} of {FLASH_BYTES} B, RAM {ram} of "
+                         f"{SRAM_BYTES} B")
+    return Rp2040Build(elf, cmake_dir / f"{HEADLESS_IMAGE}.elf", uf2, flash, ram)
+
+
+def report(spec_path, m, outdir: Path, bdir: Path, run_demo: bool = True) -> Rp2040Build:
+    """`boidsgen build`'s RP2040 part: build, then say what was made and how to flash it."""
+    import time
+
+    t0 = time.perf_counter()
+    b = build_rp2040(spec_path, m, outdir, bdir)
+    print(f"RP2040 image: {b.elf} and {b.uf2} (pico-sdk, built in {time.perf_counter() - t0:.1f} s): "
+          f"flash {b.flash} of {FLASH_BYTES} B, RAM {b.ram} of {SRAM_BYTES} B at {m.spec.flock.capacity} boids "
+          f"(the 4-bit VGA framebuffer: {640 * 480 // 2} B)")
+    if run_demo:
+        from codegen.targets.rp2040.picture import write_png
+        from codegen.targets.rp2040.project import vga_view
+        from codegen.targets.rp2040.trace_run import rp2040_trace
+        from codegen.targets.rp2040.tools import emulator
+
+        emulator()  # node and rp2040js, or the line saying what is missing
+        t1 = time.perf_counter()
+        raw = b.elf.parent.parent / "frame.fb4"
+        rp2040_trace(b.headless_elf, DEMO_FRAMES, m.spec.seed, None, (), m.spec.flock.size, framebuffer=raw)
+        view = vga_view(m)
+        png = write_png(raw.with_suffix(".png"), raw.read_bytes(), view.width, view.height)
+        print(f"RP2040 run in rp2040js: {DEMO_FRAMES} frames x {m.spec.flock.size} boids in "
+              f"{time.perf_counter() - t1:.1f} s; the VGA screen's last frame, read from the emulated SRAM: {png}")
+    print(f"RP2040: hold BOOTSEL while plugging the Pico in, then copy {b.uf2.name} to the RPI-RP2 drive "
+          "(docs/flashing.md)")
+    return b
