@@ -29,6 +29,7 @@
 
 #include "boids_app.h"
 #include "boids_flock.h"
+#include "cmd_keep.h"
 #include "fxdecimal.h"
 #include "host_image.h"
 #include "host_m4k_clock.h"
@@ -84,16 +85,6 @@ static void on_frame(uint32_t frame)
         gif_failed = 1;
 }
 
-static char set_reply[200];
-static size_t set_reply_len;
-static void capture(const char *s, size_t n)
-{
-    if (n > sizeof set_reply - 1 - set_reply_len) n = sizeof set_reply - 1 - set_reply_len;
-    memcpy(set_reply + set_reply_len, s, n);
-    set_reply_len += n;
-    set_reply[set_reply_len] = '\0';
-}
-
 /* --set NAME=VALUE goes through the serial command, so it gets the same
  * conversion and range check as a value typed on the link. */
 static int apply_set(const char *arg)
@@ -105,9 +96,8 @@ static int apply_set(const char *arg)
         return 0;
     }
     snprintf(line, sizeof line, "set %.*s %s", (int)(eq - arg), arg, eq + 1);
-    set_reply_len = 0;
-    if (!serial_cmd_exec(line, strlen(line), capture)) {
-        fprintf(stderr, "boids_host: --set %s: %s", arg, set_reply);
+    if (!cmd_exec_kept(line, strlen(line))) {
+        fprintf(stderr, "boids_host: --set %s: %s", arg, cmd_kept);
         return 0;
     }
     return 1;

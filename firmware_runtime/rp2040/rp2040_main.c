@@ -22,6 +22,7 @@
 #include "boids_app.h"
 #include "boids_config.h"
 #include "boids_flock.h"
+#include "cmd_keep.h"
 #include "platform.h"
 #include "platform_rp2040.h"
 #include "vga.h"
@@ -55,16 +56,6 @@ static size_t read_line(char *line)
     return n;
 }
 
-static char reply[200];
-static size_t reply_len;
-static void capture(const char *s, size_t n)
-{
-    if (n > sizeof reply - 1 - reply_len) n = sizeof reply - 1 - reply_len;
-    memcpy(reply + reply_len, s, n);
-    reply_len += n;
-    reply[reply_len] = '\0';
-}
-
 int main(void)
 {
     char line[LINE_MAX_IN];
@@ -82,10 +73,9 @@ int main(void)
             boids = strtol(p, &p, 10);
             break;
         }
-        reply_len = 0;
-        if (!serial_cmd_exec(line, n, capture)) {
+        if (!cmd_exec_kept(line, n)) {
             put_uart("# error: ", 9);
-            put_uart(reply, reply_len);
+            put_uart(cmd_kept, cmd_kept_len);
             stop();
         }
     }
