@@ -29,6 +29,11 @@ def with_capacity(text: str, capacity: int) -> str:
     return out
 
 
+# the README's example of a spec the range analysis refuses: capacity 300,
+# protected_range up to 300 px (the separation sum wraps in s16.15)
+OVERFLOWS = re.sub(r"(protected_range: \{default: 2, +min: 0, +max:) 100", r"\1 300",
+                   with_capacity(Path(DEFAULT_SPEC).read_text(encoding="utf-8"), 300))
+
 # the default spec's flock capacity: what its board answers `boids N` past
 DEFAULT_CAPACITY = int(_FLOCK_CAPACITY.search(Path(DEFAULT_SPEC).read_text()).group(2))
 

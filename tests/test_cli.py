@@ -66,7 +66,7 @@ def test_sim_trace_and_bad_set(tmp_path):
 def test_check_of_an_overflowing_spec_says_the_error_first(tmp_path):
     """Issue 33: `check` printed `...: valid (...)` first and the error about
     100 lines later. Now the located errors come first, and nothing says valid."""
-    from .test_pipeline import OVERFLOWS
+    from .conftest import OVERFLOWS
 
     spec = tmp_path / "spec" / "x.yaml"
     spec.parent.mkdir()

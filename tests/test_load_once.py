@@ -12,7 +12,7 @@ import pytest
 from codegen.commands.cli import main
 from codegen.spec import loader
 
-from .conftest import DEFAULT_SPEC, require_tool, with_capacity
+from .conftest import DEFAULT_SPEC, OVERFLOWS, require_tool
 
 
 @pytest.fixture
@@ -38,10 +38,8 @@ def project(tmp_path):
 
 
 def _overflowing(spec):
-    """The README's example of a spec the range gate refuses (capacity 300, ranges to 300)."""
-    text = with_capacity(spec.read_text(), 300)
-    text = re.sub(r"(protected_range: \{default: 2, +min: 0, +max:) 100", r"\1 300", text)
-    spec.write_text(text)
+    """The README's example of a spec the range gate refuses."""
+    spec.write_text(OVERFLOWS)
     return spec
 
 

@@ -25,7 +25,7 @@ from pysim.fxdecimal import from_number
 from pysim.fxops import namespace, new_status, status_finding
 
 from .issue_examples import ISSUE_RULES
-from .conftest import with_capacity
+from .conftest import OVERFLOWS, with_capacity
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
@@ -201,8 +201,6 @@ def _arith(ir) -> bool:
     return walk(ir.apply) or walk(ir.before)
 
 
-OVERFLOWS = re.sub(r"(protected_range: \{default: 2, +min: 0, +max:) 100", r"\1 300",
-                   with_capacity(BOIDS, 300))
 
 
 def _write(tmp_path, text, name="boids.yaml") -> Path:

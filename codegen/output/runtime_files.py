@@ -50,21 +50,13 @@ def runtime_files(runtime: Path) -> list[Path]:
                   if p.is_file() and p.suffix in SUFFIXES)
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False
-
-
 def place(project: Path | None, outdir: Path | None) -> RuntimePlace:
     """Where the output in outdir (None: generated/<name>/ of the project) finds
     its runtime. project None: the tool's own tree (in-memory renders)."""
     root = Path(os.path.abspath(project if project is not None else TOOL_ROOT))
     out = Path(os.path.abspath(outdir)) if outdir is not None else root / DEFAULT_LAYOUT
     own = root / RUNTIME_FOLDER
-    if own.is_dir() and _inside(out, root):
+    if own.is_dir() and out.is_relative_to(root):
         return RuntimePlace(own, Path(os.path.relpath(own, out / "firmware")).as_posix(), False)
     source = own if own.is_dir() else TOOL_RUNTIME
     return RuntimePlace(source, f"../{RUNTIME_FOLDER}", True)
