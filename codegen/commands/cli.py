@@ -70,12 +70,12 @@ def cmd_budget(a) -> int:
     if a.target == "rp2040":
         from codegen.targets.rp2040.budget import measure, table
 
-        seeds = list(dict.fromkeys(a.seeds))
+        seeds = list(dict.fromkeys(a.seeds or [1, 2, 3]))
         for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
-            m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds, grid=grid)
+            m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames or 100, seeds, grid=grid)
             print("\n".join(table(m, rows, seeds)))
         return 0
-    boids = a.boids or [100, 200, 500, 1000]
+    boids = a.boids or [100, 200, 500]  # each fits the part (RAM: BENCHMARKS.md)
     if a.cost_table:  # refused before measuring anything
         where = Path(a.cost_table)
         if len(set(boids)) < 2:
@@ -84,6 +84,10 @@ def cmd_budget(a) -> int:
         if where.is_dir() or not where.parent.is_dir():
             err(f"--cost-table {a.cost_table}: " + ("a folder" if where.is_dir() else "no such folder"))
             return 2
+    if not (a.profile or a.cost_table or a.warmup is not None):  # every frame of whole runs: runs.py
+        from codegen.targets.pic32.budget.runs import runs_cli
+        return runs_cli(a, boids, err)
+    a.warmup = 300 if a.warmup is None else a.warmup
     if a.profile:  # where the frame's instructions and cycles go: codegen/targets/pic32/budget/profile.py
         from codegen.targets.pic32.budget.profile import profile_cli
         return profile_cli(a, boids, err)

@@ -120,9 +120,10 @@ def build(cli) -> argparse.ArgumentParser:
                        "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
-                   help="flock sizes (default 100 200 500 1000)")
-    p.add_argument("--warmup", type=_int_in(0, 100_000), default=300,
-                   help="frames before the measured one (default 300)")
+                   help="flock sizes (default 100 200 500: each fits the PIC32 in both variants)")
+    p.add_argument("--warmup", type=_int_in(0, 100_000), default=None,
+                   help="PIC32: measure ONE frame, after this many (the one-frame table; --profile's default 300); "
+                   "without it (and --profile, --cost-table) the budget runs every frame of --frames")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
     p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
@@ -136,10 +137,10 @@ def build(cli) -> argparse.ArgumentParser:
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
                    help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
-    p.add_argument("--frames", type=_int_in(1, 100_000), default=100,
-                   help="rp2040: frames measured per N and seed (default 100)")
-    p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=[1, 2, 3], metavar="S",
-                   help="rp2040: the seeds (default 1 2 3)")
+    p.add_argument("--frames", type=_int_in(1, 100_000), default=None,
+                   help="frames after spawn measured per N and seed, every one (default: PIC32 3000, rp2040 100)")
+    p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=None, metavar="S",
+                   help="the seeds (default: PIC32 1 2 3 4 5, rp2040 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)
 
     p = sub.add_parser("watch", help="run the simulator in lockstep with a board; stop at the first divergence")

@@ -7,8 +7,14 @@
  * frame's drawing (flock_draw.h, as the firmware's animation: the frame
  * before already on the panel, erase, draw) through the ILI9340 driver onto
  * a stub SPI port (budget_tft_port.c), bracketed by a fourth call.
- * Exit status: 0 when the frame equals the host's, 1 when it does not,
- * 2 when the state file does not match this build. */
+ * With -DBUDGET_RUN_FRAMES=F (and BUDGET_DRAW) the image runs instead a
+ * whole run of F frames from the state given, as the firmware's animation
+ * does them, each frame four segments: the erase, boids_step, the drawing,
+ * the lockstep's digest (codegen/targets/pic32/budget/runs.py counts them
+ * with blocks_plugin.c, all frames in one qemu run); then, once, the
+ * status line at its widest (stats_line.h), for the frame's reserve.
+ * Exit status: 0 when the frame (the run's last) equals the host's, 1 when
+ * it does not, 2 when the state file does not match this build. */
 #include <string.h>
 
 #include "boids_flock.h"
@@ -16,6 +22,7 @@
 #include "state_io.h"
 #ifdef BUDGET_DRAW
 #include "flock_draw.h"
+#include "stats_line.h"
 #endif
 
 extern const unsigned char budget_state[];
@@ -52,7 +59,29 @@ int main(void)
 #ifdef BUDGET_DRAW
     before = flock;
     flock_draw_init(&fdraw);
+#ifndef BUDGET_RUN_FRAMES
     flock_draw_after(&fdraw, &before); /* the frame before, on the panel (not counted) */
+#endif
+#endif
+#ifdef BUDGET_RUN_FRAMES
+    { /* the panel shows the state's flock; then frame after frame */
+        uint32_t k;
+        flock_draw_after(&fdraw, &before);
+        budget_mark(0);
+        for (k = 1; k <= BUDGET_RUN_FRAMES; k++) {
+            flock_draw_before(&fdraw, &flock);
+            budget_mark(1);
+            boids_step(&flock, &rng);
+            budget_mark(2);
+            flock_draw_after(&fdraw, &flock);
+            budget_mark(3);
+            digest_sink = state_digest(&flock, k, rng.s);
+            budget_mark(4);
+        }
+        stats_line_draw(BUDGET_STATUS_SECONDS, flock.count, BOIDS_FRAME_RATE); /* the reserve's status line */
+        budget_mark(5);
+        return budget_hash(&flock, (uint32_t)sizeof flock) == h.after_hash ? 0 : 1;
+    }
 #endif
 #ifdef BOIDS_GRID_BANDS
     { /* the grid's order as a board carries it into the frame: the flock one

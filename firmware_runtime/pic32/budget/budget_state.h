@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 #define BUDGET_MAGIC 0x42444753u /* "SGDB" */
+/* the status line the reserve measures: the seconds at their widest a
+ * day's run shows (five digits) */
+#define BUDGET_STATUS_SECONDS 99999u
 
 typedef struct {
     uint32_t magic;

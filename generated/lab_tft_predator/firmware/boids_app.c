@@ -7,16 +7,15 @@
  *             target flock size;
  *   animation erase, update, draw, then yield until the next frame's
  *             deadline, so frames come at a constant 30 per second. */
-#include <string.h>
 
 #include "adaptive_spawn.h"
 #include "boids_app.h"
 #include "boids_flock.h"
 #include "flock_draw.h"
-#include "fxdecimal.h"
 #include "platform.h"
 #include "pt.h"
 #include "serial_cmd.h"
+#include "stats_line.h"
 #include "watch.h"
 
 flock_t boids_flock;
@@ -99,25 +98,6 @@ static PT_THREAD(serial_thread(struct pt *pt))
     PT_END(pt);
 }
 
-/* "T 12s B 100 F 30" in the top-left corner, once a second (drawing text
- * every frame would cost about 2 ms of SPI). */
-static void draw_stats_line(void)
-{
-    char line[48];
-    size_t n = 0;
-    memcpy(line + n, "T ", 2);
-    n += 2;
-    n += fxdec_format_int((int32_t)stats.elapsed_s, line + n);
-    memcpy(line + n, "s B ", 4);
-    n += 4;
-    n += fxdec_format_int(boids_flock.count, line + n);
-    memcpy(line + n, " F ", 3);
-    n += 3;
-    n += fxdec_format_int((int32_t)stats.fps, line + n);
-    memcpy(line + n, "  ", 3); /* trailing blanks erase a longer old line; copies the NUL */
-    (void)plat_draw_text(0, 0, line, PLAT_GREEN, PLAT_BLACK);
-}
-
 static PT_THREAD(timing_thread(struct pt *pt))
 {
     static uint32_t next_second;
@@ -135,7 +115,7 @@ static PT_THREAD(timing_thread(struct pt *pt))
             watch_ev_boids(boids_flock.count, "spawn");
         }
         stats.boids = boids_flock.count;
-        draw_stats_line();
+        stats_line_draw(stats.elapsed_s, boids_flock.count, stats.fps);
         serial_cmd_tick();
     }
     PT_END(pt);

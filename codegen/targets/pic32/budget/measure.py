@@ -93,21 +93,22 @@ def build_host_driver(fw: Path, out: Path, defines: tuple = ()) -> Path:
     (defines: -D flags, e.g. BOIDS_PAIR_STATS for the tests)."""
     src = [BUDGET_DIR / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
            RUNTIME_DIR / "host" / "platform_host.c", RUNTIME_DIR / "host" / "host_ili9340.c", RUNTIME_DIR / "core" / "draw.c",
-           RUNTIME_DIR / "core" / "font5x7.c",
+           RUNTIME_DIR / "core" / "font5x7.c", RUNTIME_DIR / "core" / "fxdecimal.c",
            RUNTIME_DIR / "core" / "tft_ili9340.c", RUNTIME_DIR / "host" / "host_image.c"]
     _run(["gcc", *CFLAGS_STRICT, "-O2", *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}", f"-I{RUNTIME_DIR / 'host'}", *src,
           "-o", out])
     return out
 
 
-def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = False) -> Path:
+def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = False, defines: tuple = ()) -> Path:
     """The one-frame image for qemu-mipsel: -march=m4k, freestanding. With
     draw (budget --profile): -g for the line table (the code is the same)
-    and a third segment, the frame's drawing onto a stub SPI port."""
+    and a third segment, the frame's drawing onto a stub SPI port; defines:
+    -D flags (BUDGET_RUN_FRAMES=F: a whole run, codegen/targets/pic32/budget/runs.py)."""
     inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
     arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
     cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "pic32" / "m4k_check" / "include"),
-                     *CFLAGS_STRICT, opt, f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}"]
+                     *CFLAGS_STRICT, opt, *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}"]
     extra = []
     if draw:
         cflags += ["-g", "-DBUDGET_DRAW"]

@@ -1,0 +1,109 @@
+"""`boidsgen budget` over whole runs: the qemu plugin's block counts equal
+the `-d in_asm,exec,nochain` log's on one frame, every frame of a run ends
+on the host's state, and the report's lines (the reserve, the rows, one
+`worst frame:` line per row) follow from the frames measured."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from codegen.commands.cli import main
+from codegen.output.pipeline import checked_model
+from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
+from codegen.targets.pic32.budget.m4k_cycles import CycleModel, segment_mix
+from codegen.targets.pic32.budget.m4k_trace import read_trace
+from codegen.targets.pic32.budget.measure import (_run, build_host_driver, build_m4k_driver, render_variant,
+                                                  spec_variant, symbol_address)
+from codegen.targets.pic32.budget.reserve import handler_cycles, isr_cycles
+from codegen.targets.pic32.budget.runs import measure_runs
+
+from .conftest import DEFAULT_SPEC, require_tool
+
+TOOLS = ("gcc", "mipsel-linux-gnu-gcc", "qemu-mipsel")
+
+
+@pytest.fixture(scope="module")
+def grid_frame(tmp_path_factory):
+    """A warmed-up 60-boid grid frame's image (the profile's: frame, digest, drawing)."""
+    for t in TOOLS:
+        require_tool(t)
+    work = tmp_path_factory.mktemp("runs")
+    spec = checked_model(DEFAULT_SPEC).spec
+    render_variant(spec_variant(spec, order="synchronous", grid=True), DEFAULT_SPEC, work / "g")
+    fw = work / "g" / "firmware"
+    host = build_host_driver(fw, work / "host")
+    state = work / "state.bin"
+    _run([host, "60", "40", "2", state])
+    elf = build_m4k_driver(fw, state, "-O1", work / "frame.elf", draw=True)
+    return work, elf
+
+
+def test_the_plugin_counts_what_the_log_counts(grid_frame):
+    """Instructions and model cycles of each segment, block by block: the
+    plugin (one qemu run, no log) against the exec log m4k_trace.py reads."""
+    work, elf = grid_frame
+    model = CycleModel()
+    segs = run_counted(elf, build_plugin(work / "p.so"), work, model)
+    log = work / "q.log"
+    subprocess.run(["qemu-mipsel", "-d", "in_asm,exec,nochain", "-D", str(log), str(elf)], check=True)
+    tr = read_trace(log, symbol_address(elf, "budget_mark"), 3)
+    assert len(segs.insns) == 1 + 3  # before the first marker, then the three segments
+    for k, seg in enumerate(tr.segments):
+        mix = segment_mix(model, tr.blocks, seg.runs, seg.taken)
+        assert (segs.insns[k + 1], segs.cycles["taken"][k + 1]) == (mix.insns, mix.cycles)
+        assert mix.insns > 1000
+    none, lines = segs.cycles["none"], segs.cycles["lines"]
+    assert (none < segs.cycles["taken"]).all() and (segs.cycles["taken"] < lines).all()
+
+
+def test_a_run_counts_every_frame_and_ends_on_the_hosts_state(tmp_path):
+    for t in TOOLS:
+        require_tool(t)
+    spec, rows = measure_runs(DEFAULT_SPEC, [30], 40, [3], which="spec")
+    (row,) = rows
+    run = row.seeds[0]
+    assert row.capacity == spec.flock.capacity and len(run.insns) == 40 == len(run.spi_bytes)
+    assert (run.update_cycles > 0).all() and (run.cycles["taken"] > run.update_cycles).all()
+    assert len(set(run.insns.tolist())) > 1  # frames differ: each is its own count
+    assert (run.digest_cycles > 0).all() and run.status_cycles > 0 and run.status_bytes > 0
+    assert set(run.cycles) == {fm.name for fm in FLASH_MODELS}
+
+
+def test_a_row_past_the_specs_capacity_is_built_at_its_own(tmp_path):
+    for t in TOOLS:
+        require_tool(t)
+    spec, rows = measure_runs(DEFAULT_SPEC, [20, 230], 3, [1], which="spec")
+    assert [(r.n, r.capacity) for r in rows] == [(20, spec.flock.capacity), (230, 230)]
+
+
+def test_the_interrupt_handlers_are_counted_from_their_code(tmp_path):
+    for t in TOOLS:
+        require_tool(t)
+    render_variant(checked_model(DEFAULT_SPEC).spec, DEFAULT_SPEC, tmp_path / "s")
+    isr = isr_cycles(tmp_path / "s" / "firmware", tmp_path, CycleModel())
+    # the tick's handler: a prologue, millis++, the flag cleared, eret; the
+    # UART's: its loops too, so several times the tick's
+    assert 10 < isr["pic32_timer2_isr"] < isr["pic32_uart2_isr"] < 1000
+    assert handler_cycles([], CycleModel()) == 2  # entry and exit refetch
+
+
+def test_budget_prints_a_worst_frame_line_per_row(capsys):
+    for t in TOOLS:
+        require_tool(t)
+    assert main(["budget", DEFAULT_SPEC, "--boids", "40", "--frames", "60", "--seeds", "1", "2",
+                 "--variant", "spec"]) == 0
+    out = capsys.readouterr().out
+    worst = re.findall(r"^worst frame: ([\d.]+) ms \(brute \(sequential\), N=40, seed (\d), frame (\d+); "
+                       r"flash models: none ([\d.]+), taken ([\d.]+), lines ([\d.]+) ms\); the period less the "
+                       r"reserve: ([\d.]+) ms: fits$", out, re.M)
+    assert len(worst) == 1, out
+    ms, seed, frame, none, taken, lines, lim = worst[0]
+    assert float(none) < float(taken) == float(ms) < float(lines) < float(lim) < 1000 / 30
+    assert seed in ("1", "2") and 1 <= int(frame) <= 60
+    row = re.search(r"^\| brute \(sequential\) \| 40 \| \d+ \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| seed \d, "
+                    r"frame \d+ \| 0 \| 120 \|$", out, re.M)
+    assert row and float(row.group(1)) <= float(row.group(2)) <= float(row.group(3)) == float(ms), out
+    assert re.search(r"^reserve at 40 boids .*: ([\d.]+) ms with watch on", out, re.M)
+    assert "largest N at 30 fps in every frame of every seed, watch on: >= 40" in out
