@@ -129,11 +129,33 @@ def test_lower_bound_arithmetic():
     b = lower_bound(pc, 100, 9 * 190, 20_000_000, m, pixels=190)
     assert b.pixels == 190 and lower_bound(pc, 100, PIXEL_BYTES * 190, 20_000_000, m).pixels == 190
     assert b.insns == 1800 * PAIR_INSNS + 100 * BOID_INSNS + 190 * PIXEL_INSNS
-    assert b.cycles > b.insns  # divisions and flash waits cost more than one cycle
+    assert sum(b.update.values()) == 1800 * PAIR_INSNS + 100 * BOID_INSNS
+    assert b.update.get("div", 0) == 0  # a mean is a multiply by a reciprocal, as the code does it
+    # each multiply's MDU stall and each loop's taken branch on top of one cycle an instruction
+    assert b.update_cycles == sum(b.update.values()) + b.update["mult"] * m.mult_extra + (1800 * 0.5 + 100) * m.flash_ws
     assert b.spi_ms == pytest.approx(190 * PIXEL_BYTES * 8 / 20e6 * 1000)
     # the pixels' 30 instructions (750 ns) overlap their 8 bytes' 3.2 us on the wire
     assert b.pixel_cycles == 190 * PIXEL_INSNS and b.pixel_cycles / 40e6 * 1000 < b.spi_ms
     assert b.frame_ms == pytest.approx((b.cycles - b.pixel_cycles) / 40e6 * 1000 + b.spi_ms)
+
+
+def test_the_bound_counts_no_more_than_the_code_does():
+    """For every instruction class, the bound's update counts at most what
+    the generated code executed in the same frame (each pair once and the
+    means' reciprocals included), and its cycles at most the code's: no
+    optimisation of ours can beat it. Both variants, a sparse and a denser flock."""
+    for tool in ("gcc", "mipsel-linux-gnu-gcc", "qemu-mipsel", "mipsel-linux-gnu-addr2line"):
+        require_tool(tool)
+    from codegen.targets.pic32.budget.profile import run_profile
+
+    prof = run_profile(DEFAULT_SPEC, [60, 200], warmup=80, seed=3, which="both")
+    assert len(prof.frames) == 4
+    for fp in prof.frames:
+        b = fp.bound
+        assert fp.pairs.in_range > 0
+        for cls, k in b.update.items():
+            assert k <= fp.mix.counts.get(cls, 0), (fp.variant, fp.n, cls, k, fp.mix.counts)
+        assert b.update_cycles <= fp.total_cycles and b.pixel_cycles <= fp.draw.cycles, (fp.variant, fp.n)
 
 
 def test_profile_parts_add_up_to_the_frame(tmp_path):

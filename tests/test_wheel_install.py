@@ -107,7 +107,7 @@ def test_every_command_runs_on_a_spec_in_an_empty_folder(venv, tmp_path):
         host.stop()
     assert re.search(r"^watch: 60 frames in step", said, re.M), said
     # the budget's drivers and the experiment's model come from the package too
-    said = _run([tool, "budget", "boids.yaml", "--boids", "100", "--variant", "spec"], work, env)
+    said = _run([tool, "budget", "boids.yaml", "--boids", "100", "--variant", "spec", "--frames", "300", "--seeds", "1"], work, env)
     assert re.search(r"^\| brute \(sequential\) \| 100 \| [\d,]+ \|", said, re.M), said
     (work / "tiny.yaml").write_text("name: tiny\nspec: boids.yaml\nseed: 7\ntrials: 2\nframes: 40\nwarmup: 10\n"
                                     "sample_every: 10\nboids: 20\nvary: {matching_factor: [0.01, 0.05]}\n"

@@ -59,6 +59,29 @@ class RowRuns:
     n: int
     capacity: int
     seeds: list = field(default_factory=list)  # [SeedRun]
+    bounds: dict = field(default_factory=dict)  # 'median', 'worst' -> (seed, frame from 1, its cycles, Bound)
+
+
+def pick(row: RowRuns, which: str) -> tuple:
+    """(seed, frame number from 1, cycles) of the row's median or worst
+    frame (headline flash model, CPU cycles: erase + update + draw)."""
+    allc = [(int(c), run.seed, k + 1) for run in row.seeds for k, c in enumerate(run.cycles["taken"])]
+    allc.sort()
+    c, seed, k = allc[-1] if which == "worst" else allc[(len(allc) - 1) // 2]
+    return seed, k, c
+
+
+def bound_at(fw: Path, host: Path, work: Path, n: int, seed: int, k: int, spi_hz: int, model: CycleModel):
+    """The lower bound (bound.py) of frame k of a seed's run: its pairs in
+    range and pixels, from the host's state before it."""
+    from codegen.targets.pic32.budget.bound import lower_bound
+    from codegen.targets.pic32.budget.pair_counts import pair_counts
+
+    state = work / f"bound_{n}_{seed}_{k}.bin"
+    res = _run([host, str(n), str(k - 1), str(seed), state])
+    spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
+    pixels = int(re.search(r"^pixels=(\d+)", res.stdout, re.M).group(1))
+    return lower_bound(pair_counts(state, fw), n, spi, spi_hz, model, pixels=pixels)
 
 
 def row_capacity(spec, n: int) -> int:
@@ -120,6 +143,9 @@ def measure_runs(spec_path: str, boids: list[int], frames: int, seeds: list[int]
                         row.seeds.append(measure_seed(fw, host, plugin, vdir, n, frames, seed, model))
                         if progress:
                             progress(row, seed)
+                    for which in ("median", "worst"):
+                        seed, k, c = pick(row, which)
+                        row.bounds[which] = (seed, k, c, bound_at(fw, host, vdir, n, seed, k, spec.board.spi_hz, model))
                     rows.append(row)
     return spec, sorted(rows, key=lambda r: (r.variant, r.n))
 

@@ -56,6 +56,13 @@ def report(spec, rows: list, frames: int, seeds: list, reserves: dict) -> str:
         band = ", ".join(f"{fm.name} {worst(row, fm.name, spi_hz)[0]:.2f}" for fm in FLASH_MODELS)
         out.append(f"worst frame: {ms:.2f} ms ({row.variant}, N={row.n}, seed {seed}, frame {k}; flash models: "
                    f"{band} ms); the period less the reserve: {lim:.2f} ms: {'fits' if ms <= lim else 'does NOT fit'}")
+    for row in rows:
+        parts = []
+        for which in ("median", "worst"):
+            seed, k, c, b = row.bounds[which]
+            parts.append(f"{which} frame (seed {seed}, frame {k}) {c:,} cycles / {b.cycles:,.0f} = {c / b.cycles:.2f}x")
+        out.append(f"ratio to the lower bound ({row.variant}, N={row.n}; CPU cycles, erase + update + draw): "
+                   + "; ".join(parts))
     for variant, pts in fits.items():
         ok = [n for n, good in sorted(pts) if good]
         bad = [n for n, good in sorted(pts) if not good]
