@@ -1,5 +1,5 @@
 /* libc_min.c - the C library the firmware needs, for the m4k compile/link
- * check only (XC32 links its own libc). Plain byte loops: the check
+ * check only (XC32 links its own libc; memcmp and strlen are libc_str.c). Plain byte loops: the check
  * measures size, not speed. GCC also emits memcpy/memset calls for
  * structure copies and zeroing, hence these even where no code calls them. */
 #include <stddef.h>
@@ -19,21 +19,6 @@ void *memset(void *dst, int c, size_t n)
     unsigned char *d = dst;
     while (n--) *d++ = (unsigned char)c;
     return dst;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-    const unsigned char *p = a, *q = b;
-    for (; n--; p++, q++)
-        if (*p != *q) return *p < *q ? -1 : 1;
-    return 0;
-}
-
-size_t strlen(const char *s)
-{
-    const char *p = s;
-    while (*p) p++;
-    return (size_t)(p - s);
 }
 
 /* 64-bit division, which MIPS32 lacks in hardware and GCC calls for the

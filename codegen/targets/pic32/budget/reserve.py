@@ -9,6 +9,8 @@ M4K code and priced by the same cycle model as the frame
 - the status line, once a second (stats_line.h at its widest: the CPU by
   execution in the run's image, its SPI bytes counted by the host): the
   frame it falls in holds it whole;
+- the serial thread's worst command line (commands.py: every line of the
+  command table, executed and answered by the firmware's own code);
 - the lockstep's digest while `watch` is on (state_digest, by execution,
   every frame of the run: the worst).
 
@@ -17,11 +19,7 @@ compiled as `make m4k-check` compiles it, with the interrupt attribute's
 own prologue and epilogue): every instruction once, each branch and jump
 taken, which bounds one interrupt that moves one byte each way; entering
 and leaving it are charged as two more taken jumps (the vector's and
-eret's refetch). The serial thread's commands are short lines answered
-between frames; the worst of the interactive ones (`set`, `get`, `stats`)
-is bounded by the UART's share, which already charges the line's bytes
-both ways, plus its handler, which this figure does not yet measure
-(BENCHMARKS.md says so).
+eret's refetch).
 """
 from __future__ import annotations
 
@@ -96,7 +94,8 @@ class Reserve:
 
 
 def reserve(isr: dict, fps: int, baud: int, status_cycles: int, status_bytes: int, spi_hz: int,
-            digest_worst: int, n: int) -> Reserve:
+            digest_worst: int, n: int, commands: list) -> Reserve:
+    """commands: [commands.CommandCost] of the serial thread's lines."""
     ticks = math.ceil(1000 / fps)
     uart_bytes = math.ceil(baud / 10 / fps)
     r = Reserve()
@@ -106,5 +105,9 @@ def reserve(isr: dict, fps: int, baud: int, status_cycles: int, status_bytes: in
     spi_cycles = status_bytes * 8 * F_CPU // spi_hz
     r.parts["status line"] = (status_cycles + spi_cycles,
                               f"{status_cycles:,} CPU + {status_bytes:,} SPI bytes, once a second, whole")
+    worst = max((c for c in commands if not c.once), key=lambda c: c.cycles)
+    once = ", ".join(f"{c.line.split()[0]} {c.cycles:,}" for c in commands if c.once)
+    r.parts["serial command"] = (worst.cycles, f"the worst line while tuning, `{worst.line}`; answered once, not "
+                                               f"reserved: {once} cycles")
     r.watch = (digest_worst, f"the worst frame's CRC-32 of the state at {n} boids")
     return r

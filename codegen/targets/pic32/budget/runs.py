@@ -15,7 +15,8 @@ host's state. A frame is
 under the cycle model (m4k_cycles.py) and each flash model: the SPI is
 charged in full, as if the CPU waited for every byte (an upper bound of
 the one-frame SPI timeline of `--profile`, which overlaps the two). The
-lockstep's digest (`watch on`) is counted apart, for the reserve
+lockstep's digest (`watch on`) is counted apart, and the serial thread's
+commands in an image of their own (commands.py), for the reserve
 (codegen/targets/pic32/budget/reserve.py).
 
 Each row is built at capacity max(N, the spec's): a row's figures are the
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
+from codegen.targets.pic32.budget.commands import command_costs
 from codegen.targets.pic32.budget.m4k_cycles import CycleModel
 from codegen.targets.pic32.budget.measure import (F_CPU, BudgetError, _run, build_host_driver, build_m4k_driver,
                                                   missing_tools, render_variant, spec_variant, variants_for)
@@ -60,6 +62,7 @@ class RowRuns:
     capacity: int
     seeds: list = field(default_factory=list)  # [SeedRun]
     bounds: dict = field(default_factory=dict)  # 'median', 'worst' -> (seed, frame from 1, its cycles, Bound)
+    commands: list = field(default_factory=list)  # [commands.CommandCost] at N boids, watch on
 
 
 def pick(row: RowRuns, which: str) -> tuple:
@@ -143,6 +146,7 @@ def measure_runs(spec_path: str, boids: list[int], frames: int, seeds: list[int]
                         row.seeds.append(measure_seed(fw, host, plugin, vdir, n, frames, seed, model))
                         if progress:
                             progress(row, seed)
+                    row.commands = command_costs(fw, spec, n, plugin, vdir, model)
                     for which in ("median", "worst"):
                         seed, k, c = pick(row, which)
                         row.bounds[which] = (seed, k, c, bound_at(fw, host, vdir, n, seed, k, spec.board.spi_hz, model))
@@ -176,6 +180,7 @@ def runs_cli(a, boids: list[int], err) -> int:
         worst_digest = max(int(run.digest_cycles.max()) for run in row.seeds)
         st = max(row.seeds, key=lambda run: run.status_cycles)
         reserves[(row.variant, row.n)] = reserve(isr, spec.frame_rate, spec.serial.baud, st.status_cycles,
-                                                 st.status_bytes, spec.board.spi_hz, worst_digest, row.n)
+                                                 st.status_bytes, spec.board.spi_hz, worst_digest, row.n,
+                                                 row.commands)
     print(report(spec, rows, frames, seeds, reserves))
     return 0
