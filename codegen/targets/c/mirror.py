@@ -31,7 +31,4 @@ def mirror(plan, groups: list, count_op: str = "++") -> list:
         head.append("const fx " + ", ".join(f"m{v} = fx_sub(o->{v[1]}, {v[1]})" for v in want) + ";")
     if "dist" in pair:
         head.append("const fx mdist = fx_hypot(mdx, mdy);")
-    if plan.flagged:  # the copy with flagged boids (pairs_once.py): a flagged boid's entry is not written
-        return ["if (o < flag_lo || o >= flag_hi) { /* the other's sums (each pair once), o not flagged */"] + ind(
-            head[1:] + body) + ["}"]
     return ["{"] + ind(head + body) + ["}"]
