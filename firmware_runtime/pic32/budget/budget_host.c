@@ -11,8 +11,9 @@
  * pixel and drawing every new one would send); also what start-up sends
  * once: `startup_bytes=` (tft_init), `clear_bytes=` (the first black screen) and
  * `startup_ms=` (tft_init's waits). Built with -DBOIDS_PAIR_STATS (tests), also
- * how many frames visited each pair once and how many ran the full loop, and
- * how many of the former had flagged boids, and those boids in all. */
+ * how many frames visited each pair once and how many ran the full loop, how
+ * many of the former had flagged boids (codegen/passes/pairs_once.py), those
+ * boids in all, and how many of them their own band flagged too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,9 @@
 static flock_t flock;
 static flock_draw_t fdraw;
 #ifdef BOIDS_PAIR_STATS
-/* boids_flock.c: frames of each pair once, of the full loop, with flagged boids; flagged boids in all */
-extern uint32_t boids_pair_stats[4];
+/* boids_flock.c: frames of each pair once, of the full loop, of them with flagged boids;
+ * flagged boids in all, and those of them flagged by their own band too */
+extern uint32_t boids_pair_stats[5];
 #endif
 
 /* Boids on the panel: the pixels the whole-flock way erases or draws. */
@@ -98,9 +100,9 @@ int main(int argc, char **argv)
            (unsigned long long)(host_spi_bytes() - spi0), pixels, (unsigned long long)startup,
            (unsigned long long)clear, (unsigned long)host_tft_waited_ms());
 #ifdef BOIDS_PAIR_STATS
-    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\nflagged_frames=%lu\nflagged_boids=%lu\n",
-           (unsigned long)boids_pair_stats[0], (unsigned long)boids_pair_stats[1],
-           (unsigned long)boids_pair_stats[2], (unsigned long)boids_pair_stats[3]);
+    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\nflagged_frames=%lu\nflagged_boids=%lu\n"
+           "flagged_by_own_band=%lu\n", (unsigned long)boids_pair_stats[0], (unsigned long)boids_pair_stats[1],
+           (unsigned long)boids_pair_stats[2], (unsigned long)boids_pair_stats[3], (unsigned long)boids_pair_stats[4]);
 #endif
     if (host_tft_errors()) {
         fprintf(stderr, "budget_host: ILI9340 stream error: %s\n", host_tft_first_error());
