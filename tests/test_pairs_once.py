@@ -110,6 +110,12 @@ def pair_stats(spec: Path, work: Path, n: int, frames: int = 40, seed: int = 5) 
     return {k: int(v) for k, v in re.findall(r"^(\w*(?:frames|flagged)\w*)=(\d+)$", res.stdout, re.M)}
 
 
+def _frames(spec: Path, work: Path, n: int) -> tuple[int, int]:
+    """(frames each pair once, frames of the full loop) over 40 frames of n boids."""
+    st = pair_stats(spec, work, n)
+    return st["pairs_once_frames"], st["full_loop_frames"]
+
+
 # capacity 500: a ring of 256. Brute force: a boid's sums are live from boid 0
 # on, so 200 boids fit and 450 do not. Grid: at 20 px the cells hold few
 # boids; at 120 px (below the 32-bit guard) a cell and the next row hold

@@ -103,7 +103,8 @@ class FlockC:
         # a ring short of the capacity: the copy may refuse a frame, and the full loop runs it
         self.refuses = self.once and self.ring < m.spec.flock.capacity
         # with the grid, a boid whose sums would outlive the ring is flagged, not the frame refused:
-        # the twin copy runs such frames, its mirrors skip flagged boids, which visit back themselves
+        # the twin copy runs such frames, its windows' runs over flagged boids add to the visitor's
+        # sums only, and the flagged boids visit those visitors back (pairs_once.py)
         self.flagged = flagged
         self.flagged_copy = FlockC(*args, flagged=True) if self.refuses and self.grid and not flagged else None
         if self.once:
@@ -129,7 +130,7 @@ class FlockC:
             self.visual_hi = self._alloc("zone_v2hi")
             self.step_consts.append(f"const uint32_t {self.visual_hi} = fx_sq_hi(P->{self.zone_range['visual']});")
         self.pair_lines_apart = pairs.pair_lines(self, apart=True) if self.apart else []
-        if flagged:  # a flagged boid's visit of the boids before it: its own side only
+        if flagged:  # a visit of (or by) a flagged boid: this boid's side only
             self.back_lines = pairs.pair_lines(self, mirrored=False)
             if self.window:
                 self.back_lines_window = pairs.pair_lines(self, self.window, mirrored=False)
