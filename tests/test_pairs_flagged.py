@@ -9,11 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from codegen.commands.parity import run_parity
+from codegen.commands.parity import firmware_trace, run_parity, simulator_trace
 from codegen.passes import pairs_once
+from codegen.spec.loader import load_spec
+from codegen.targets.host.build import make
+from codegen.targets.pic32.budget.measure import render_variant, spec_variant
+from pysim.model_support import load_model
 
-from .conftest import require_tool
-from .test_pairs_once import _spec, pair_stats
+from .conftest import ROOT, require_tool
+from .test_pairs_once import _spec, firmware_stats, pair_stats
 
 
 def test_no_frame_of_500_boids_runs_the_full_loop(tmp_path):
@@ -43,6 +47,30 @@ def test_boids_flagged_by_their_own_band_match_the_simulator(tmp_path, monkeypat
         assert res.ok, res.summary
     built = [p.read_text() for p in tmp_path.rglob("boids_flock.c") if "generated" in p.parts]
     assert any("#define BOIDS_PAIR_RING 8\n" in t and "boids_step_flagged(f, r)" in t for t in built)
+
+
+# every committed spec whose pairs once: their zones, radius tests, windows
+# (or none), states and entities in the flagged copy (extensions picks the
+# nearest food: no ring)
+@pytest.mark.parametrize("name", ["boids", "vector_forces", "obstacles", "combo_scouts_predators_obstacles",
+                                  "lab_tft_predator", "scouts_vga", "predator_vga"])
+def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, name):
+    """A ring of 256 B (4 or 8 entries), synchronous with the grid: most
+    boids flagged in every frame, at 150 boids over 30 frames."""
+    require_tool("gcc")
+    require_tool("make")
+    monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
+    path = str(ROOT / "spec" / f"{name}.yaml")
+    spec, _ = load_spec(path)
+    m = render_variant(spec_variant(spec, capacity=max(200, spec.flock.capacity), order="synchronous", grid=True),
+                       path, tmp_path / "gen")
+    assert "boids_step_flagged(f, r);" in (tmp_path / "gen" / "firmware" / "boids_flock.c").read_text()
+    make(tmp_path / "gen" / "firmware", "host", tmp_path / "build")
+    model = load_model(tmp_path / "gen" / "python" / "boids_model.py", expect_hash=m.hash)
+    c = firmware_trace(tmp_path / "build" / "boids_host", 30, 5, 150, ())
+    assert c.count("\n") > 30 * 150 and c == simulator_trace(model, 30, 5, 150, ())
+    st = firmware_stats(tmp_path / "gen" / "firmware", tmp_path, 150, 30, 5)
+    assert st["flagged_frames"] == 32 and st["flagged_boids"] > 3000, st
 
 
 def test_the_flagged_copy_builds_for_the_m4k_and_fits(tmp_path):

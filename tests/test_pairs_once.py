@@ -103,7 +103,12 @@ def pair_stats(spec: Path, work: Path, n: int, frames: int = 40, seed: int = 5) 
     the two the driver times): pairs_once_frames, full_loop_frames,
     flagged_frames, flagged_boids, flagged_by_own_band."""
     render_variant(load_spec(str(spec))[0], str(spec), work / "gen")
-    host = build_host_driver(work / "gen" / "firmware", work / "host", defines=("BOIDS_PAIR_STATS",))
+    return firmware_stats(work / "gen" / "firmware", work, n, frames, seed)
+
+
+def firmware_stats(fw: Path, work: Path, n: int, frames: int, seed: int) -> dict:
+    """pair_stats of the generated firmware folder `fw`."""
+    host = build_host_driver(fw, work / "host", defines=("BOIDS_PAIR_STATS",))
     res = subprocess.run([str(host), str(n), str(frames), str(seed), str(work / "state.bin")], capture_output=True,
                          text=True, timeout=120)
     assert res.returncode == 0, res.stderr
