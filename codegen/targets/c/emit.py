@@ -132,6 +132,7 @@ class FlockC:
         self.pair_lines_apart = pairs.pair_lines(self, apart=True) if self.apart else []
         if flagged:  # a visit of (or by) a flagged boid: this boid's side only
             self.back_lines = pairs.pair_lines(self, mirrored=False)
+            self.back_lines_apart = pairs.pair_lines(self, apart=True, mirrored=False) if self.apart else []
             if self.window:
                 self.back_lines_window = pairs.pair_lines(self, self.window, mirrored=False)
                 self.back_corrections = window.corrections(self, plan.window, mirrored=False)
