@@ -1,8 +1,10 @@
 """Each pair once (codegen/passes/pairs_once.py): in synchronous order the
 pair loop visits every unordered pair one time and adds the visit to both
-boids' sums, the other boid's through a ring of accumulators. A flock that
-needs more of the ring than it has runs the full loop that frame. Both
-paths must run where expected and match the simulator bit for bit."""
+boids' sums, the other boid's through a ring of accumulators. Without the
+grid, a flock that needs more of the ring than it has runs the full loop
+that frame; with it, the boids that would need more are flagged (their
+frames: test_pairs_flagged.py). Each path must run where expected and match
+the simulator bit for bit."""
 from __future__ import annotations
 
 import re
@@ -96,31 +98,44 @@ def test_the_ring_is_a_power_of_two_and_its_entry_planes_of_a_boid(tmp_path):
     assert "((at) - others) & (BOIDS_PAIR_RING - 1)" in "\n".join(fc.ring_typedef)
 
 
+def pair_stats(spec: Path, work: Path, n: int, frames: int = 40, seed: int = 5) -> dict:
+    """The firmware's BOIDS_PAIR_STATS after `frames` frames of n boids (and
+    the two the driver times): pairs_once_frames, full_loop_frames,
+    flagged_frames, flagged_boids, flagged_by_own_band."""
+    render_variant(load_spec(str(spec))[0], str(spec), work / "gen")
+    return firmware_stats(work / "gen" / "firmware", work, n, frames, seed)
+
+
+def firmware_stats(fw: Path, work: Path, n: int, frames: int, seed: int) -> dict:
+    """pair_stats of the generated firmware folder `fw`."""
+    host = build_host_driver(fw, work / "host", defines=("BOIDS_PAIR_STATS",))
+    res = subprocess.run([str(host), str(n), str(frames), str(seed), str(work / "state.bin")], capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return {k: int(v) for k, v in re.findall(r"^(\w*(?:frames|flagged)\w*)=(\d+)$", res.stdout, re.M)}
+
+
 def _frames(spec: Path, work: Path, n: int) -> tuple[int, int]:
     """(frames each pair once, frames of the full loop) over 40 frames of n boids."""
-    render_variant(load_spec(str(spec))[0], str(spec), work / "gen")
-    host = build_host_driver(work / "gen" / "firmware", work / "host", defines=("BOIDS_PAIR_STATS",))
-    res = subprocess.run([str(host), str(n), "40", "5", str(work / "state.bin")], capture_output=True, text=True,
-                         timeout=120)
-    assert res.returncode == 0, res.stderr
-    once = int(re.search(r"^pairs_once_frames=(\d+)", res.stdout, re.M).group(1))
-    full = int(re.search(r"^full_loop_frames=(\d+)", res.stdout, re.M).group(1))
-    return once, full
+    st = pair_stats(spec, work, n)
+    return st["pairs_once_frames"], st["full_loop_frames"]
 
 
 # capacity 500: a ring of 256. Brute force: a boid's sums are live from boid 0
 # on, so 200 boids fit and 450 do not. Grid: at 20 px the cells hold few
 # boids; at 120 px (below the 32-bit guard) a cell and the next row hold
-# more than 256 of 450.
+# more than 256 of 450: boids are flagged, in every frame.
 @pytest.mark.parametrize("grid, vr, n, path", [
     (False, 20, 200, "once"), (False, 20, 450, "full"),
-    (True, 20, 450, "once"), (True, 120, 450, "full"),
+    (True, 20, 450, "once"), (True, 120, 450, "flagged"),
 ], ids=["brute-200", "brute-450", "grid-20px", "grid-120px"])
 def test_each_path_runs_and_matches_the_simulator(tmp_path, grid, vr, n, path):
     require_tool("gcc")
     spec = _spec(tmp_path, 500, grid, vr)
-    once, full = _frames(spec, tmp_path / "stats", n)
+    st = pair_stats(spec, tmp_path / "stats", n)
+    once, full = st["pairs_once_frames"], st["full_loop_frames"]
     assert once + full == 42  # 40 warm-up frames and the two the driver times
-    assert (once if path == "once" else full) == 42, (once, full)
+    assert (full if path == "full" else once) == 42, st
+    assert st["flagged_frames"] == (42 if path == "flagged" else 0), st
     res = run_parity(str(spec), frames=40, seed=5, boids=n)
     assert res.ok, res.summary

@@ -74,7 +74,7 @@ def test_the_split_in_the_c(tmp_path):
     spec = _with(tmp_path, "c", visual_range=20, protected_range=8)
     m, _, _ = prepare(str(spec))
     c = (output_dir(str(spec), m.name) / "firmware" / "boids_flock.c").read_text()
-    fast = c[c.index("boids_step_guarded(flock_t"):c.index("boids_step_wide(flock_t")]
+    fast = c[c.index("boids_step_guarded(flock_t"):c.index("boids_step_flagged(flock_t")]  # its twin: test_pairs_flagged
     assert "for (; o != o_end && fx_sub(o->x, x) < zone_r; o++) {" in fast
     assert "ynear = fx_add(y, zone_r);" in fast and "if (o->y >= ynear) {" in fast
     assert fast.count("fx_d2_within(dx, dy, seed_box)") == 1  # the band below's
@@ -99,15 +99,18 @@ def test_the_split_matches_the_simulator(tmp_path, defaults, ranges):
     assert res.ok, res.summary
 
 
-@pytest.mark.parametrize("mutation", [
-    ("fx_sub(o->x, x) < zone_r; o++) {", "fx_sub(o->x, x) < (zone_r >> 1); o++) {"),  # own band
-    ("ynear = fx_add(y, zone_r);", "ynear = fx_add(y, zone_r >> 1);"),                 # band below
+# in the once copy and in its twin for frames with flagged boids (the own band's
+# loops twice there: outside the flagged boids' runs and in them)
+@pytest.mark.parametrize("mutation, count", [
+    (("o != o_end && fx_sub(o->x, x) < zone_r; o++) {", "o != o_end && fx_sub(o->x, x) < (zone_r >> 1); o++) {"),
+     2),  # own band
+    (("ynear = fx_add(y, zone_r);", "ynear = fx_add(y, zone_r >> 1);"), 2),  # band below
 ], ids=["own-band-early", "band-below-early"])
-def test_a_split_too_early_fails_parity(tmp_path, mutation):
+def test_a_split_too_early_fails_parity(tmp_path, mutation, count):
     require_tool("gcc")
     require_tool("make")
     spec = _with(tmp_path, "m", visual_range=20, protected_range=8)
-    good, bad = parity_of_mutant(spec, tmp_path / "mutant", *mutation, count=1)
+    good, bad = parity_of_mutant(spec, tmp_path / "mutant", *mutation, count=count)
     assert good is None and bad is not None
 
 def test_check_reports_the_split(tmp_path, capsys):

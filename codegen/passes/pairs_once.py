@@ -18,9 +18,41 @@ simulator keeps its one loop.
 
 The ring: j's sums are live from i's visit until j's turn, so at most the
 slots from the first boid that visits j to j; the ring holds RING(capacity)
-of them. When a frame's flock needs more (the grid's bands tell before
-anything is written), the copy refuses and boids_step runs the full loop
-(boids_flock.c.j2).
+of them, entry = slot masked. Without the grid, a flock of more than the
+ring refuses the frame before anything is written, and boids_step runs
+the full loop (boids_flock.c.j2).
+
+With the grid, the bands tell before anything is written whose sums would
+outlive the ring, and only those boids pay (boids_step_flagged, the once
+copy's twin, run for such frames after the once copy sorted the bands and
+refused). j's visitors are the band above's boids within the box in x
+(their band-below window) and its own band's boids before it within the
+box in x (their own-band window); w(j) is the first of the first kind,
+else of the second, w2(j) the first of the second. j is flagged when
+j - w(j) >= RING: the band above's visitors do not mirror into it (each
+window's run over the flagged boids visits them from the visitor's side
+only) and j visits the band above back, its own side only, over the same
+candidates. When even j - w2(j) >= RING (`all`, among the flagged), its
+own band does not mirror into it either, and it visits its own band
+before it back too (with the window sums: the same body as the boids
+after it, its window counting in-zone pairs both ways). A band's flagged
+boids are kept as one run of slots, first to last: a boid between them
+is flagged too, which only costs its visit back.
+
+Each unordered pair {i, j}, i visiting j, is counted once for each side:
+i's side in i's visit (every boid visits forward as before, into its own
+sums), j's side either by i's mirror into j's entry (j not flagged by
+i's kind of visit) or by j's visit back over exactly the boids of that
+kind that visit it (the same box, zone and radius tests, which read only
+|dx|, |dy| and d2), never both. The slots stay distinct: an entry is
+written only by the visitors that still mirror into it, from W(j) on
+(w(j), or w2(j) when only the band above is cut off, or none), and
+W(j) > j - RING for every boid written to; so a boid k = j - m*RING before
+j has had its turn (and cleared its entry) before j's first write, and
+an entry nobody writes stays zero, which its boid reads as an empty start.
+The sums are integer sums, so the order of their terms does not matter:
+the simulator does not change. The full loop still runs where the guard
+on the widths (guards.py) says so.
 
 This module decides (refusal, the ring's size and its entry's layout, from
 the rules' IR: codegen/lang/zone_groups.py) and records a RingPlan on
@@ -142,8 +174,10 @@ def plan(m) -> RingPlan:
 class PairsOnce(Pass):
     """pairs_once: the fast copy of the step visits every unordered pair
     once and adds the visit to both boids' sums, the other's through a ring
-    of accumulators; a frame that needs more ring than there is runs the
-    full loop (the pass records `refusal` and the RingPlan).
+    of accumulators; with the grid, a boid that needs more ring than there
+    is is flagged and visits back the boids that did not mirror into it,
+    without it a frame that needs more runs the full loop (the pass records
+    `refusal` and the RingPlan).
 
     Assumes: synchronous order, sums only (no nearest pick, no `index` in
     `each`, no `before` that returns). Preserves: every bit: every sum is an

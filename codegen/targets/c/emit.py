@@ -54,10 +54,12 @@ class FlockC:
         """The lines indented by n spaces, joined (for the templates)."""
         return "\n".join((" " * n + ln) if ln else "" for ln in lines)
 
-    def __init__(self, m, low=None, once: bool = False, plan: Lowered | None = None) -> None:
+    def __init__(self, m, low=None, once: bool = False, plan: Lowered | None = None, flagged: bool = False) -> None:
         # `low`: m as the passes left it (offsets, roots, widths, and the C's own c_positions;
         # guards.py's guarded copy for that copy); `plan`: what the passes decided (None: nothing,
-        # the plain loop); `once`: this is the copy that visits each pair once, if the plan has a ring
+        # the plain loop); `once`: this is the copy that visits each pair once, if the plan has a ring;
+        # `flagged`: its twin for frames with flagged boids (pairs_once.py; made here: flagged_copy)
+        args = (m, low, once, plan)
         m = low if low is not None else m
         plan = plan if plan is not None else Lowered(source=m, m=m)
         self.m = m
@@ -100,6 +102,11 @@ class FlockC:
         self.ring_planes = ring.named_planes(self, plan.ring) if self.once else []
         # a ring short of the capacity: the copy may refuse a frame, and the full loop runs it
         self.refuses = self.once and self.ring < m.spec.flock.capacity
+        # with the grid, a boid whose sums would outlive the ring is flagged, not the frame refused:
+        # the twin copy runs such frames, its windows' runs over flagged boids add to the visitor's
+        # sums only, and the flagged boids visit those visitors back (pairs_once.py)
+        self.flagged = flagged
+        self.flagged_copy = FlockC(*args, flagged=True) if self.refuses and self.grid and not flagged else None
         if self.once:
             self.boid_decls = ring.boid_decls(self, "me" if self.grid else "others + i")
         self.ring_typedef = ring.typedef(self, plan.ring) if self.once else []
@@ -123,6 +130,12 @@ class FlockC:
             self.visual_hi = self._alloc("zone_v2hi")
             self.step_consts.append(f"const uint32_t {self.visual_hi} = fx_sq_hi(P->{self.zone_range['visual']});")
         self.pair_lines_apart = pairs.pair_lines(self, apart=True) if self.apart else []
+        if flagged:  # a visit of (or by) a flagged boid: this boid's side only
+            self.back_lines = pairs.pair_lines(self, mirrored=False)
+            self.back_lines_apart = pairs.pair_lines(self, apart=True, mirrored=False) if self.apart else []
+            if self.window:
+                self.back_lines_window = pairs.pair_lines(self, self.window, mirrored=False)
+                self.back_corrections = window.corrections(self, plan.window, mirrored=False)
         self.pair_lines_window_apart = pairs.pair_lines(self, self.window, apart=True) if self.window and self.apart else []
         # the squared distance, where something after the box test still reads it
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)

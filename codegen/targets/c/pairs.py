@@ -85,9 +85,10 @@ def each(plan, r: Rule) -> list:
     return finish(wrap(lines, r.name), r.prefix)
 
 
-def branch(plan, groups: list, window=None) -> list:
+def branch(plan, groups: list, window=None, mirrored: bool = True) -> list:
     """The body of one zone test: dist if read, then each group (the window
-    group, codegen/passes/window_sums.py: nothing, and the visit ends)."""
+    group, codegen/passes/window_sums.py: nothing, and the visit ends);
+    `mirrored`: with each pair once, the other's side too (mirror.py)."""
     out, tail = [], []
     if any("dist" in r.ir.reads_each.pair for g in groups if not g.near for r in g.rules):
         out.append("const fx dist = fx_hypot(dx, dy);")
@@ -111,7 +112,7 @@ def branch(plan, groups: list, window=None) -> list:
         for r in g.rules:
             body += each(plan, r)
         body = (plan.hints.visit(body) if plan.hints else []) + body  # PIC32: gcc_o1.loads_ahead
-        if plan.once:
+        if plan.once and mirrored:
             body += mirror(plan, [g])
         out += ["if (d2 != 0) {"] + ind(body) + ["}"] if seed_apart else body
     return out + tail
@@ -142,13 +143,14 @@ def _likely(plan, test: str, likely: bool) -> str:
     return plan.likely(test) if likely else test
 
 
-def pair_lines(plan, window=None, apart=False) -> list:
+def pair_lines(plan, window=None, apart=False, mirrored: bool = True) -> list:
     """The pair loop's body after the box test: the seed's zone chain
     (inside the seed's own box when radius zones widen the loop's), then one
     test per radius zone. `window`: the group the own band's window sums
     (window.py), whose branch ends the visit. `apart`: the pair is known
     outside the protected zone (codegen/passes/zones.py), so the chain is the
-    visual test alone."""
+    visual test alone. `mirrored` False: the boid's own side only (a flagged
+    boid's visit of the boids before it, pairs_once.py)."""
     if not plan.has_pairs:
         return []
     by_test: dict = {}
@@ -172,7 +174,7 @@ def pair_lines(plan, window=None, apart=False) -> list:
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
             test = (f"FX_D2_BELOW_HI({hilo.outer}, dx, dy, {hilo.v})" if by_high  # likely, and exact
                     else _likely(plan, test, window in gs or apart))
-            chain.append((test, branch(plan, gs, window)))
+            chain.append((test, branch(plan, gs, window, mirrored)))
     for k, (test, body) in enumerate(chain):
         seed.append(f"if ({test}) {{" if k == 0 else f"}} else if ({test}) {{")
         seed += ind(body)
@@ -185,7 +187,7 @@ def pair_lines(plan, window=None, apart=False) -> list:
     for p, coincident in plan.radius:
         gs = by_test[("radius", p, coincident)]
         test = _likely(plan, f"d2 < {plan.r2[p]}" if coincident else f"d2 != 0 && d2 < {plan.r2[p]}", window in gs)
-        body = branch(plan, gs, window)
+        body = branch(plan, gs, window, mirrored)
         if body:
             out += [f"if ({test}) {{"] + ind(body) + ["}"]
     return out

@@ -60,14 +60,17 @@ def _negated(r):
     return replace(r, ir=replace(r.ir, each=each_))
 
 
-def corrections(fc, window) -> list:
+def corrections(fc, window, mirrored: bool = True) -> list:
     """A visited pair of the own band out of the group's zone: the window's
-    terms taken back from the boid's sums and from the other's ring entry."""
+    terms taken back from the boid's sums and (`mirrored`) from the other's
+    ring entry."""
     g = fc.groups[window.key]
     rules = [_negated(r) for r in g.rules]
     body = [f"{g.count}--;"] if g.count else []
     for r in rules:
         body += each(fc, r)
     body = (fc.hints.visit(body) if fc.hints else []) + body
+    if not mirrored:
+        return ["/* out of the zone: the window counted it, taken back */"] + body
     return ["/* out of the zone: the window counted it, taken back on both sides */"] + body + \
         mirror(fc, [replace(g, rules=rules)], count_op="--")

@@ -21,7 +21,8 @@ def report(fast, guard=None) -> list:
     out = [f"pair loop: each pair once, the other boid's sums through a ring of {fast.ring} entries of "
            f"{fast.plan.ring.entry_bytes} B (codegen/passes/pairs_once.py)"
            + (f"; in the guarded copy ({guard.param} <= its bound)" if guard else "")
-           + ("; a frame whose flock needs more runs the full loop" if fast.refuses else "")]
+           + (("; a boid that needs more is flagged and visits back the boids that did not add into its entry"
+               if fast.flagged_copy else "; a frame whose flock needs more runs the full loop") if fast.refuses else "")]
     if not fast.grid:
         return out
     if fast.apart:

@@ -11,7 +11,9 @@
  * pixel and drawing every new one would send); also what start-up sends
  * once: `startup_bytes=` (tft_init), `clear_bytes=` (the first black screen) and
  * `startup_ms=` (tft_init's waits). Built with -DBOIDS_PAIR_STATS (tests), also
- * how many frames visited each pair once and how many ran the full loop.
+ * how many frames visited each pair once and how many ran the full loop, how
+ * many of the former had flagged boids (codegen/passes/pairs_once.py), those
+ * boids in all, and how many of them their own band flagged too.
  * With RUN_FRAMES: the state after the warm-up is written for a whole run
  * (budget_m4k.c's BUDGET_RUN_FRAMES), whose hash after RUN_FRAMES frames
  * the header carries; each frame's SPI bytes (erase and draw, the panel
@@ -31,7 +33,9 @@
 static flock_t flock;
 static flock_draw_t fdraw;
 #ifdef BOIDS_PAIR_STATS
-extern uint32_t boids_pair_stats[2]; /* boids_flock.c: frames of each pair once, of the full loop */
+/* boids_flock.c: frames of each pair once, of the full loop, of them with flagged boids;
+ * flagged boids in all, and those of them flagged by their own band too */
+extern uint32_t boids_pair_stats[5];
 #endif
 
 /* Boids on the panel: the pixels the whole-flock way erases or draws. */
@@ -44,6 +48,15 @@ static long on_panel(const flock_t *f)
         n += x >= 0 && y >= 0 && x < BOIDS_PANEL_WIDTH && y < BOIDS_PANEL_HEIGHT;
     }
     return n;
+}
+
+static void print_pair_stats(void)
+{
+#ifdef BOIDS_PAIR_STATS
+    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\nflagged_frames=%lu\nflagged_boids=%lu\n"
+           "flagged_by_own_band=%lu\n", (unsigned long)boids_pair_stats[0], (unsigned long)boids_pair_stats[1],
+           (unsigned long)boids_pair_stats[2], (unsigned long)boids_pair_stats[3], (unsigned long)boids_pair_stats[4]);
+#endif
 }
 
 static int write_state(const char *path, const flock_t *f, const rng_t *rng, const flock_t *after)
@@ -91,10 +104,7 @@ static int run_frames(long frames, const char *state_path, const char *spi_path,
         stats_line_draw(BUDGET_STATUS_SECONDS, flock.count, BOIDS_FRAME_RATE);
         printf("status_spi_bytes=%llu\n", (unsigned long long)(host_spi_bytes() - spi0));
     }
-#ifdef BOIDS_PAIR_STATS
-    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\n", (unsigned long)boids_pair_stats[0],
-           (unsigned long)boids_pair_stats[1]);
-#endif
+    print_pair_stats();
     if (fclose(spi) != 0 || host_tft_errors()) {
         fprintf(stderr, "budget_host: %s\n", host_tft_errors() ? host_tft_first_error() : "cannot write the SPI file");
         return 1;
@@ -145,10 +155,7 @@ int main(int argc, char **argv)
     printf("spi_bytes=%llu\npixels=%ld\nstartup_bytes=%llu\nclear_bytes=%llu\nstartup_ms=%lu\n",
            (unsigned long long)(host_spi_bytes() - spi0), pixels, (unsigned long long)startup,
            (unsigned long long)clear, (unsigned long)host_tft_waited_ms());
-#ifdef BOIDS_PAIR_STATS
-    printf("pairs_once_frames=%lu\nfull_loop_frames=%lu\n", (unsigned long)boids_pair_stats[0],
-           (unsigned long)boids_pair_stats[1]);
-#endif
+    print_pair_stats();
     if (host_tft_errors()) {
         fprintf(stderr, "budget_host: ILI9340 stream error: %s\n", host_tft_first_error());
         return 1;

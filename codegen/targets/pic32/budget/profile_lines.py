@@ -65,7 +65,6 @@ def label_lines(text: str) -> dict[int, str]:
     lines = text.splitlines()
     rules = set(rule_names(text))
     out: dict[int, str] = {}
-    comment = re.compile(r"^\s*/\* (\w+) \*/\s*$")
 
     def put(i: int, lab: str):
         out[i + 1] = lab
@@ -79,18 +78,24 @@ def label_lines(text: str) -> dict[int, str]:
             if re.match(pattern, ln):
                 for k in range(i, _close(lines, i) + 1):
                     put(k, lab)
-    try:
-        # the fast copy when there are two (guards.py, pairs_once.py): the one the default parameters run
-        f0 = next(i for i, ln in enumerate(lines)
-                  if re.match(r"(BOIDS_STEP_COPY\(\w+\) |void )boids_step(_guarded|_once)?\(", ln))
-    except StopIteration:
-        return out
+    # the fast copy when there are two (guards.py, pairs_once.py): the one the default parameters run;
+    # and its twin for a frame with flagged boids (pairs_once.py), which runs after it
+    copies = [i for i, ln in enumerate(lines) if re.match(r"(BOIDS_STEP_COPY\(\w+\) |void )boids_step(_guarded|_once)?\(", ln)][:1]
+    copies += [i for i, ln in enumerate(lines) if ln.startswith("BOIDS_STEP_COPY(void) boids_step_flagged(")]
+    for f0 in copies:
+        _label_copy(lines, f0, rules, put)
+    return out
+
+
+def _label_copy(lines: list[str], f0: int, rules: set, put) -> None:
+    """The parts of the lines of one copy of boids_step, from its first line `f0`."""
+    comment = re.compile(r"^\s*/\* (\w+) \*/\s*$")
     f1 = _close(lines, f0)
     body = next((i for i in range(f0, f1) if re.search(r"boid_t \*(const )?b = ", lines[i])), None)
     if body is None:
         for k in range(f0, f1 + 1):
             put(k, OTHER)
-        return out
+        return
     head = next(i for i in range(body, f0, -1) if lines[i].lstrip().startswith("for ("))
     hend = _close(lines, head)
     # the band walk: the last gy loop before the boid loop (a ring check may loop over the bands before it)
@@ -154,4 +159,3 @@ def label_lines(text: str) -> dict[int, str]:
             elif re.match(r"\}\s*$", ln.strip()) and ln.startswith(" " * 8) is False:
                 cur = BOID
         put(k, cur if after else BOID)
-    return out

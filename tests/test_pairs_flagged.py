@@ -1,0 +1,95 @@
+"""Each pair once with the grid, past the ring (codegen/passes/pairs_once.py):
+a boid whose sums would outlive the ring is flagged, its visitors do not
+mirror into it, and it visits them back itself. No frame then runs the full
+loop because of the ring, and every frame stays bit-exact with the
+simulator, however many boids are flagged and why."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.commands.parity import firmware_trace, run_parity, simulator_trace
+from codegen.passes import pairs_once
+from codegen.spec.loader import load_spec
+from codegen.targets.host.build import make
+from codegen.targets.pic32.budget.measure import render_variant, spec_variant
+from pysim.model_support import load_model
+
+from .conftest import ROOT, require_tool
+from .test_pairs_once import _spec, firmware_stats, pair_stats
+
+
+def test_no_frame_of_500_boids_runs_the_full_loop(tmp_path):
+    """The capacity-500 synchronous grid copy of the default spec, seed 1:
+    before flagging, 213 of the first 1,502 frames (the first at frame 902)
+    needed more than the ring and ran the full loop (64-bit, both sides:
+    twice the frame period on the PIC32)."""
+    require_tool("gcc")
+    st = pair_stats(_spec(tmp_path, 500, grid=True), tmp_path / "stats", 500, frames=1500, seed=1)
+    assert st["full_loop_frames"] == 0 and st["pairs_once_frames"] == 1502, st
+    assert st["flagged_frames"] > 100 and st["flagged_boids"] > st["flagged_frames"], st
+
+
+def test_boids_flagged_by_their_own_band_match_the_simulator(tmp_path, monkeypatch):
+    """A ring of 8 entries (RING_BYTES 256): nearly every boid is flagged,
+    many even by their own band's visits (the runs of the own band's
+    window, and the visit back over it), at 150 boids."""
+    require_tool("gcc")
+    monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
+    spec = _spec(tmp_path, 200, grid=True, visual_range=40)
+    st = pair_stats(spec, tmp_path / "stats", 150, frames=100)
+    assert "#define BOIDS_PAIR_RING 8\n" in (tmp_path / "stats" / "gen" / "firmware" / "boids_flock.c").read_text()
+    assert st["full_loop_frames"] == 0 and st["flagged_frames"] == 102, st
+    assert st["flagged_by_own_band"] > 1000, st
+    for order in ("sequential", "synchronous"):  # --order both (sequential: no ring)
+        res = run_parity(str(spec), frames=100, seed=5, boids=150, order=order)
+        assert res.ok, res.summary
+    built = [p.read_text() for p in tmp_path.rglob("boids_flock.c") if "generated" in p.parts]
+    assert any("#define BOIDS_PAIR_RING 8\n" in t and "boids_step_flagged(f, r)" in t for t in built)
+
+
+# every committed spec whose pairs once: their zones, radius tests, windows
+# (or none), states and entities in the flagged copy (extensions picks the
+# nearest food: no ring)
+@pytest.mark.parametrize("name", ["boids", "vector_forces", "obstacles", "combo_scouts_predators_obstacles",
+                                  "lab_tft_predator", "scouts_vga", "predator_vga"])
+def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, name):
+    """A ring of 256 B (4 or 8 entries), synchronous with the grid: most
+    boids flagged in every frame, at 150 boids over 30 frames."""
+    require_tool("gcc")
+    require_tool("make")
+    monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
+    path = str(ROOT / "spec" / f"{name}.yaml")
+    spec, _ = load_spec(path)
+    m = render_variant(spec_variant(spec, capacity=max(200, spec.flock.capacity), order="synchronous", grid=True),
+                       path, tmp_path / "gen")
+    assert "boids_step_flagged(f, r);" in (tmp_path / "gen" / "firmware" / "boids_flock.c").read_text()
+    make(tmp_path / "gen" / "firmware", "host", tmp_path / "build")
+    model = load_model(tmp_path / "gen" / "python" / "boids_model.py", expect_hash=m.hash)
+    c = firmware_trace(tmp_path / "build" / "boids_host", 30, 5, 150, ())
+    assert c.count("\n") > 30 * 150 and c == simulator_trace(model, 30, 5, 150, ())
+    st = firmware_stats(tmp_path / "gen" / "firmware", tmp_path, 150, 30, 5)
+    assert st["flagged_frames"] == 32 and st["flagged_boids"] > 3000, st
+
+
+def test_the_flagged_copy_builds_for_the_m4k_and_fits(tmp_path):
+    """-Werror for the M4K (mipsel-linux-gnu-gcc -march=m4k), and the RAM
+    still fits at capacity 500: the flagged boids' runs are 8 B a band."""
+    for tool in ("mipsel-linux-gnu-gcc", "mipsel-linux-gnu-size", "make"):
+        require_tool(tool)
+    from codegen.targets.pic32.compile_check import check_image
+
+    r = check_image(str(_spec(tmp_path, 500, grid=True)))
+    assert r["capacity"] == 500 and r["ram"] <= r["ram_max"] and r["flash"] <= r["flash_max"], r
+
+
+@pytest.mark.slow
+def test_500_boids_grid_parity_10000_frames(tmp_path: Path):
+    """Seed 1 flags boids in about one frame in seven past frame 900."""
+    require_tool("gcc")
+    require_tool("make")
+    spec = _spec(tmp_path, 500, grid=True)
+    for order in ("sequential", "synchronous"):  # --order both
+        res = run_parity(str(spec), 10000, seed=1, boids=500, order=order)
+        assert res.ok and "10000 frames x 500 boids bit-exact" in res.summary, res.summary
