@@ -5,6 +5,7 @@ on the host's state, and the report's lines (the reserve, the rows, one
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import subprocess
 
 import pytest
@@ -107,3 +108,28 @@ def test_budget_prints_a_worst_frame_line_per_row(capsys):
     assert row and float(row.group(1)) <= float(row.group(2)) <= float(row.group(3)) == float(ms), out
     assert re.search(r"^reserve at 40 boids .*: ([\d.]+) ms with watch on", out, re.M)
     assert "largest N at 30 fps in every frame of every seed, watch on: >= 40" in out
+
+
+def test_the_grid_holds_250_boids_in_every_frame_of_a_3000_frame_run(tmp_path, capsys):
+    """The README's largest flock, for one seed in CI (the benchmark runs
+    seeds 1 to 5, BENCHMARKS.md): a capacity-500 synchronous grid copy of
+    the default spec at 250 boids, 3,000 frames from spawn, every frame
+    within the period less the printed reserve (watch on)."""
+    for t in TOOLS:
+        require_tool(t)
+    text = Path(DEFAULT_SPEC).read_text()
+    text = re.sub(r"^  size: \d+.*$", "  size: 250", text, flags=re.M)
+    text = re.sub(r"^  capacity: \d+.*$", "  capacity: 500", text, flags=re.M)
+    text = re.sub(r"^update_order: \w+.*$", "update_order: synchronous\nperformance: {grid: true}", text, flags=re.M)
+    spec = tmp_path / "spec" / "grid500.yaml"
+    spec.parent.mkdir()
+    spec.write_text(text)
+    assert main(["budget", str(spec), "--boids", "250", "--frames", "3000", "--seeds", "1", "--variant", "spec"]) == 0
+    out = capsys.readouterr().out
+    line = re.search(r"^worst frame: ([\d.]+) ms \(grid, N=250, seed 1, frame \d+; .*the period less the reserve: "
+                     r"([\d.]+) ms: fits$", out, re.M)
+    assert line and float(line.group(1)) <= float(line.group(2)) < 1000 / 30, out
+    reserve = re.search(r"^reserve at 250 boids \(grid\): ([\d.]+) ms with watch on", out, re.M)
+    assert reserve and float(line.group(2)) == pytest.approx(1000 / 30 - float(reserve.group(1)), abs=0.011)
+    assert re.search(r"^\| grid \| 250 \| 500 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| seed 1, frame \d+ \| 0 \| 3,000 \|$",
+                     out, re.M), out

@@ -85,14 +85,14 @@ def cmd_budget(a) -> int:
             err(f"--cost-table {a.cost_table}: " + ("a folder" if where.is_dir() else "no such folder"))
             return 2
     if not (a.profile or a.cost_table or a.warmup is not None):  # every frame of whole runs: runs.py
-        from codegen.targets.pic32.budget.runs import runs_cli
+        from codegen.targets.pic32.budget.runs_cli import runs_cli
         return runs_cli(a, boids, err)
     a.warmup = 300 if a.warmup is None else a.warmup
     if a.profile:  # where the frame's instructions and cycles go: codegen/targets/pic32/budget/profile.py
         from codegen.targets.pic32.budget.profile import profile_cli
         return profile_cli(a, boids, err)
     try:
-        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize,
+        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize or "both",
                        progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
     except BudgetError as e:
         err(str(e))

@@ -128,9 +128,9 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
-    p.add_argument("--optimize", choices=["both", "fast", "plain"], default="both",
-                   help="performance.optimize modes to measure: fast and plain side by side (default), or one "
-                   "(--profile: the spec's own mode)")
+    p.add_argument("--optimize", choices=["both", "fast", "plain"], default=None,
+                   help="performance.optimize modes to measure: fast and plain side by side, or one (default: the "
+                   "spec's own over runs, both for the one-frame table; --profile: the spec's own)")
     p.add_argument("--profile", action="store_true", help="split each frame (-O1) into its parts, M4K cycle model, "
                    "pair counts, lower bound (BENCHMARKS.md)")
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "

@@ -121,7 +121,7 @@ def measure_seed(fw: Path, host: Path, plugin: Path, work: Path, n: int, frames:
 
 
 def measure_runs(spec_path: str, boids: list[int], frames: int, seeds: list[int], which: str = "both",
-                 progress=None, model: CycleModel | None = None) -> tuple:
+                 progress=None, model: CycleModel | None = None, optimize: str = "spec") -> tuple:
     """(the spec, [RowRuns]) for every variant, N and seed."""
     from codegen.output.pipeline import checked_model
 
@@ -134,7 +134,7 @@ def measure_runs(spec_path: str, boids: list[int], frames: int, seeds: list[int]
     with tempfile.TemporaryDirectory(prefix="boids-runs-") as tmp:
         tmp = Path(tmp)
         plugin = build_plugin(tmp / "blocks_plugin.so")
-        for vname, kw in variants_for(spec, which, "spec"):
+        for vname, kw in variants_for(spec, which, optimize):
             for cap in sorted({row_capacity(spec, n) for n in boids}):
                 vdir = tmp / f"{re.sub(r'[^A-Za-z0-9]+', '_', vname)}_{cap}"
                 render_variant(spec_variant(spec, capacity=cap, **kw), spec_path, vdir)
@@ -153,34 +153,3 @@ def measure_runs(spec_path: str, boids: list[int], frames: int, seeds: list[int]
                     rows.append(row)
     return spec, sorted(rows, key=lambda r: (r.variant, r.n))
 
-
-def runs_cli(a, boids: list[int], err) -> int:
-    """`boidsgen budget` (PIC32, the default): whole runs, every frame."""
-    import sys
-
-    from codegen.targets.pic32.budget.reserve import isr_cycles, reserve
-    from codegen.targets.pic32.budget.runs_report import report
-
-    frames = a.frames or 3000
-    seeds = list(dict.fromkeys(a.seeds or [1, 2, 3, 4, 5]))
-    model = CycleModel()
-    try:
-        spec, rows = measure_runs(a.spec, boids, frames, seeds, a.variant, model=model,
-                                  progress=lambda r, s: print(f"  ran {r.variant} N={r.n} seed {s}",
-                                                              file=sys.stderr, flush=True))
-        with tempfile.TemporaryDirectory(prefix="boids-reserve-") as tmp:
-            fw = Path(tmp) / "spec"
-            render_variant(spec, a.spec, fw)
-            isr = isr_cycles(fw / "firmware", Path(tmp), model)
-    except BudgetError as e:
-        err(str(e))
-        return 1
-    reserves = {}
-    for row in rows:
-        worst_digest = max(int(run.digest_cycles.max()) for run in row.seeds)
-        st = max(row.seeds, key=lambda run: run.status_cycles)
-        reserves[(row.variant, row.n)] = reserve(isr, spec.frame_rate, spec.serial.baud, st.status_cycles,
-                                                 st.status_bytes, spec.board.spi_hz, worst_digest, row.n,
-                                                 row.commands)
-    print(report(spec, rows, frames, seeds, reserves))
-    return 0

@@ -9,7 +9,6 @@ import numpy as np
 
 from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, HEADLINE
 from codegen.targets.pic32.budget.measure import F_CPU
-from codegen.targets.pic32.budget.reserve import Reserve
 from codegen.targets.pic32.budget.runs import RowRuns, frame_ms
 
 
@@ -22,6 +21,21 @@ def worst(row: RowRuns, flash: str, spi_hz: int) -> tuple:
         if ms[k] > best[0]:
             best = (float(ms[k]), run.seed, k + 1)
     return best
+
+
+def spawn_line(reserves: dict, period: float) -> str:
+    """The adaptive spawn (adaptive_spawn.h) times the frame on the board's
+    clock, the interrupts and the digest that land in it included, and keeps
+    it within ASPAWN_BUDGET_PM of the period: the rest must hold the
+    reserve's parts outside that frame, the status line and a command."""
+    from codegen.targets.pic32.budget.cost import aspawn_budget_pm
+
+    pm = aspawn_budget_pm()
+    rest = period * (1000 - pm) / 1000
+    outside = max(sum(r.parts[k][0] for k in ("status line", "serial command")) for r in reserves.values())
+    ms = outside / F_CPU * 1000
+    return (f"adaptive spawn: frames within {pm / 10:g} % of the period on the board's clock; the other {rest:.2f} ms "
+            f"hold the status line and the worst command ({ms:.2f} ms at most): {'yes' if ms <= rest else 'NO'}")
 
 
 def report(spec, rows: list, frames: int, seeds: list, reserves: dict) -> str:
@@ -71,6 +85,7 @@ def report(spec, rows: list, frames: int, seeds: list, reserves: dict) -> str:
         say = (f">= {max(held)} (every measured N fits)" if not bad else
                f"{max(held)} (of the measured N; {first_bad} does not fit)" if held else f"< {first_bad}")
         out.append(f"{variant}: largest N at {fps} fps in every frame of every seed, watch on: {say}")
-    out.append(f"the worst frame's parts and its SPI timeline: boidsgen budget SPEC --profile --boids N "
-               f"--variant ... --warmup FRAME-1 --seed SEED")
+    out.append(spawn_line(reserves, period))
+    out.append("the worst frame's parts and its SPI timeline: boidsgen budget SPEC --profile --boids N "
+               "--variant ... --warmup FRAME-1 --seed SEED")
     return "\n".join(out)
