@@ -130,11 +130,9 @@ class Mirror:
             raise LockstepError(f"bad frame line: {shown(line)}")
         frame, board = self._ahead(whole(words[1], 0, U32, "frame", line), line), words[2]
         self.board_frame = frame
-        if not self.synced:
+        if not self.synced or self.diverged:  # diverged: the mirror waits at that frame for the board's dump
             return
         self._to(frame)
-        if self.diverged:
-            return
         mine = digest_text(digest(self.sim))
         if mine != board:
             self.diverged = Divergence(frame, f"digest: board {board}, simulator {mine}", after=self.checked_to)
@@ -211,6 +209,8 @@ class Mirror:
         from pysim.trace import rows as sim_rows
 
         frame, board, rng = _parse_rows(rows, self.model)
+        if self.diverged and self.sim.frame < frame:  # the board ran on past the divergence until it paused
+            self._to(frame)
         mine_frame, mine, my_rng = _parse_rows(sim_rows(self.sim).splitlines(), self.model)
         if self.diverged:
             self.diverged.detail_frame = frame
