@@ -84,6 +84,10 @@ _OPS = (
     OpSpec("mag_ge", 2, B, "fx_mag_ge({0}, {1})", "floor(sqrt(s)) >= m"),
     OpSpec("mag_eq", 2, B, "fx_mag_eq({0}, {1})", "floor(sqrt(s)) == m"),
     OpSpec("mag_ne", 2, B, "fx_mag_ne({0}, {1})", "floor(sqrt(s)) != m"),
+    # the PRNG (rng.h): the boid's draw d (a raw uint32, drawn at its turn: docs/rules.md) as a value
+    OpSpec("random", 1, F, "fx_random({0})", "the draw's top F bits as a fraction: [0, 1)"),
+    OpSpec("random_int", 3, I, "fx_random_int({0}, {1}, {2})",
+           "a + d % (b - a + 1) (span in 64 bits); a when b <= a: [a, b]"),
     # generic over fixed, int (and sums / squares for sign and comparisons)
     OpSpec("abs", 1, None, "fx_abs({0})", "|a|, wraps (abs of the most negative value is itself)"),
     OpSpec("min", 2, None, "({1} < {0} ? {1} : {0})", "the lesser; ties give the first"),
