@@ -286,6 +286,22 @@ def t_random_int(fx, d, a, b):
     return Iv(a.lo, max(a.hi, b.hi))
 
 
+def t_unit_range(fx, *args):
+    """sin, cos, unit's components: [-1, 1]."""
+    return Iv(-fx.one, fx.one)
+
+
+def t_atan2(fx, y, x):
+    """turns in [-1/2, 1/2]."""
+    return Iv(-(fx.one >> 1), fx.one >> 1)
+
+
+def t_rotate(fx, x, y, a):
+    """|x cos a -+ y sin a| <= |x| + |y| (+1 a floored product, each)."""
+    m = abs_range(x).hi + abs_range(y).hi + 2
+    return Iv(-m, m)
+
+
 def t_sign(fx, a):
     return Iv(-1 if a.lo < 0 else (0 if a.lo == 0 else 1), 1 if a.hi > 0 else (0 if a.hi == 0 else -1))
 
@@ -334,6 +350,8 @@ TRANSFER = {
     "sum_wrap32": t_same,  # only where widths.py proved the sum within int32
     "abs": t_abs, "min": t_min, "max": t_max, "clamp": t_clamp, "sign": t_sign,
     "random": t_random, "random_int": t_random_int,  # the PRNG's draws (fixed_draws.h)
+    "sin": t_unit_range, "cos": t_unit_range, "unit_x": t_unit_range, "unit_y": t_unit_range,
+    "atan2": t_atan2, "rotate_x": t_rotate, "rotate_y": t_rotate,  # fixed_angles.h
     "d2": t_d2,  # the pair loop's squared distance (not an IR op: dx, dy -> d2)
     "mag2": t_mag2, "mag_root": t_mag_root,  # codegen/passes/roots.py
     **{op: _t_mag_cmp(c) for op, c in MAG_CMP.items()},

@@ -47,6 +47,9 @@ _FIXED = {
     "mag_le": ("mag_le", False), "mag_gt": ("mag_gt", False), "mag_ge": ("mag_ge", False),
     "mag_eq": ("mag_eq", False), "mag_ne": ("mag_ne", False),
     "random": ("random", True),  # a draw (pysim/fx_draws.py)
+    # angles in turns, vectors (pysim/fx_angles.py)
+    "sin": ("sin", True), "cos": ("cos", True), "atan2": ("atan2", True), "unit_x": ("unit_x", True),
+    "unit_y": ("unit_y", True), "rotate_x": ("rotate_x", True), "rotate_y": ("rotate_y", True),
 }
 # ops on int values, wrapping as fixed.h's int ops (fx_ in fixed and float alike)
 _INT = {
@@ -203,7 +206,8 @@ _INFIX = {"add": "+", "iadd": "+", "sub": "-", "isub": "-", "mul": "*", "imul": 
           "sum_mean_about": "/"}  # offsets.py: as written, `sum_x / count`
 _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7}
 _MAG_CMP = {"mag_lt": "lt", "mag_le": "le", "mag_gt": "gt", "mag_ge": "ge", "mag_eq": "eq", "mag_ne": "ne"}
-_CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq"}
+_CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq", "sin", "cos", "atan2",
+           "unit_x", "unit_y", "rotate_x", "rotate_y"}
 _DRAWN = {"random": "random", "random_int": "random_int"}  # the draw itself is not written
 
 
