@@ -13,7 +13,8 @@ spec's format.
                  in the atan table (8-bit step, floor), mirrored into the
                  octant (1/4 - v when |y| > |x|, 1/2 - v when x < 0), rounded
                  to fb bits (halves up), negated when y < 0; (0, 0) gives 0
-  fx_unit_x/_y(x, y, fb)  fx_div(x or y, fx_hypot(x, y)): in [-1, 1]; (0, 0) gives (0, 0)
+  fx_unit_x/_y(x, y, fb)  (x, y) scaled so max(|x|, |y|) is in [2^29, 2^30) (floor
+                 when shifted right), then fx_div over its fx_hypot: in [-1, 1]; (0, 0) gives 0
   fx_rotate_x/_y(x, y, a, fb)  x cos a - y sin a, x sin a + y cos a (fx_mul, floor; wraps)
 fl_: the ideal (float turns); ck_: fx_ plus (st, site), a finding when the
 exact rotate leaves 32 bits (sin, cos, atan2, unit cannot).
@@ -25,7 +26,7 @@ import math
 import numpy as np
 
 from pysim.angle_tables import ATAN_Q30, SIN_Q30
-from pysim.fxops import _jit, fx_add, fx_div, fx_hypot, fx_mul, fx_sub
+from pysim.fxops import _jit, fx_add, fx_div, fx_hypot, fx_mul, fx_sub, fx_wrap32
 from pysim.fxops_checked import OVERFLOW, _record
 
 _SIN = np.array(SIN_Q30, dtype=np.int64)
@@ -90,13 +91,32 @@ def fx_atan2(y, x, fb):
 
 
 @_jit
+def _unit_part(x, y, fb, first):
+    ax = -x if x < 0 else x
+    ay = -y if y < 0 else y
+    m = ax if ax > ay else ay
+    if m == 0:
+        return 0
+    s = 0
+    while m < (1 << 29):
+        m <<= 1
+        s += 1
+    while m >= (1 << 30):
+        m >>= 1
+        s -= 1
+    xs = fx_wrap32(x << s) if s >= 0 else x >> -s
+    ys = fx_wrap32(y << s) if s >= 0 else y >> -s
+    return fx_div(xs if first else ys, fx_hypot(xs, ys), fb)
+
+
+@_jit
 def fx_unit_x(x, y, fb):
-    return fx_div(x, fx_hypot(x, y), fb)
+    return _unit_part(x, y, fb, True)
 
 
 @_jit
 def fx_unit_y(x, y, fb):
-    return fx_div(y, fx_hypot(x, y), fb)
+    return _unit_part(x, y, fb, False)
 
 
 @_jit

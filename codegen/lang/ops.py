@@ -88,7 +88,7 @@ _OPS = (
     OpSpec("sin", 1, F, "fx_sin({0})", "sine of turns: the quarter table, a linear step, rounded: [-1, 1]"),
     OpSpec("cos", 1, F, "fx_cos({0})", "cosine of turns (sin a quarter turn on): [-1, 1]"),
     OpSpec("atan2", 2, F, "fx_atan2({0}, {1})", "atan2(y, x) in turns: [-1/2, 1/2]; (0, 0) gives 0"),
-    OpSpec("unit_x", 2, F, "fx_unit_x({0}, {1})", "x / hypot(x, y) (fx_div): [-1, 1]; (0, 0) gives 0"),
+    OpSpec("unit_x", 2, F, "fx_unit_x({0}, {1})", "x / hypot(x, y), both scaled to [2^29, 2^30) first (fx_div): [-1, 1]; (0, 0) gives 0"),
     OpSpec("unit_y", 2, F, "fx_unit_y({0}, {1})", "y / hypot(x, y): [-1, 1]"),
     OpSpec("rotate_x", 3, F, "fx_rotate_x({0}, {1}, {2})", "x cos a - y sin a (fx_mul, floor; wraps)"),
     OpSpec("rotate_y", 3, F, "fx_rotate_y({0}, {1}, {2})", "x sin a + y cos a"),

@@ -62,9 +62,24 @@ static inline fx fx_atan2(fx y, fx x)
     return (fx)(y < 0 ? -v : v);
 }
 
-/* unit(x, y): (x, y) / hypot(x, y), each in [-1, 1]; (0, 0) gives (0, 0). */
-static inline fx fx_unit_x(fx x, fx y) { return fx_div(x, fx_hypot(x, y)); }
-static inline fx fx_unit_y(fx x, fx y) { return fx_div(y, fx_hypot(x, y)); }
+/* unit(x, y): (x, y) scaled by 2^s so that max(|x|, |y|) lies in
+ * [2^29, 2^30) (s < 0 floors), then each over its exact hypot (fx_div,
+ * truncating): in [-1, 1], as precise for (1, 1) raw as for (1000, 1000);
+ * (0, 0) gives (0, 0). `first`: x's component, else y's. */
+static inline fx fx_unit_part(fx x, fx y, int first)
+{
+    uint32_t m = fx_uabs(x) > fx_uabs(y) ? fx_uabs(x) : fx_uabs(y);
+    int s = 0;
+    fx xs, ys;
+    if (m == 0) return 0;
+    while (m < (1u << 29)) { m <<= 1; s++; }
+    while (m >= (1u << 30)) { m >>= 1; s--; }
+    xs = s >= 0 ? fx_from_u32((uint32_t)x << s) : (fx)fx_asr64(x, -s);
+    ys = s >= 0 ? fx_from_u32((uint32_t)y << s) : (fx)fx_asr64(y, -s);
+    return fx_div(first ? xs : ys, fx_hypot(xs, ys));
+}
+static inline fx fx_unit_x(fx x, fx y) { return fx_unit_part(x, y, 1); }
+static inline fx fx_unit_y(fx x, fx y) { return fx_unit_part(x, y, 0); }
 
 /* rotate(x, y, a): (x cos a - y sin a, x sin a + y cos a), a in turns. */
 static inline fx fx_rotate_x(fx x, fx y, fx a) { return fx_sub(fx_mul(x, fx_cos(a)), fx_mul(y, fx_sin(a))); }
