@@ -215,8 +215,8 @@ class Parser:
         tup, call = node.targets[0], node.value
         where = self.between(tup, call)
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in PAIRS):
-            return self.error(where, "two names are assigned only from a function of two values: "
-                                     "`ux, uy = unit(x, y)` or `rx, ry = rotate(x, y, a)`")
+            return self.error(self.pos(tup), "one name per assignment (two only from a function of two "
+                                             "values: `ux, uy = unit(x, y)`, `rx, ry = rotate(x, y, a)`)")
         if len(tup.elts) != 2:
             return self.error(self.pos(tup), f"{call.func.id}() gives two values: assign two names")
         a, b = (self.target(e) for e in tup.elts)
