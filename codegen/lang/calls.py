@@ -84,7 +84,8 @@ def _fixed_args(ex, args, pos, name):
 
 
 def _fixed_fn(ex, args, pos, name):
-    return Op(name, _fixed_args(ex, args, pos, name), SQ if name == "sq" else F, pos)
+    shown = name[:-2] if name in COMPONENTS else name  # unit_x: unit() as written
+    return Op(name, _fixed_args(ex, args, pos, shown), SQ if name == "sq" else F, pos)
 
 
 def _to_fixed(ex, args, pos, name):

@@ -28,7 +28,7 @@ from codegen.lang import syntax as s
 from codegen.lang.ir import Pos
 from codegen.lang.lexscan import lexical_problems
 from codegen.lang.locate import Block
-from codegen.lang.scope import PAIRS
+from codegen.lang.scope import FUNCTIONS, PAIRS
 
 MAX_LINES = 200
 MAX_CHARS = 16000
@@ -219,13 +219,16 @@ class Parser:
                                              "values: `ux, uy = unit(x, y)`, `rx, ry = rotate(x, y, a)`)")
         if len(tup.elts) != 2:
             return self.error(self.pos(tup), f"{call.func.id}() gives two values: assign two names")
+        want = FUNCTIONS[call.func.id]
+        if len(call.args) != want or call.keywords:
+            return self.error(self.pos(call.func), f"{call.func.id}() takes {want} arguments, got {len(call.args)}")
         a, b = (self.target(e) for e in tup.elts)
         value = self.expr(call, 1) if a is not None and b is not None else None
         if value is None:
             return None
         first, second = PAIRS[call.func.id]
         hidden = s.Name(f"{call.func.id}_{value.pos.line}_{value.pos.col}", value.pos)
-        return (s.SAssign(hidden, s.Call(first, value.args, value.pos), where),
+        return (s.SPairHead(hidden, s.Call(first, value.args, value.pos), where),
                 s.SAssign(b, s.Call(second, value.args, value.pos), where),
                 s.SAssign(a, hidden, where))
 
