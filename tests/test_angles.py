@@ -1,7 +1,8 @@
 """Angles (turns) and vectors, and the PRNG draws as values (issue 37):
 firmware_runtime/core/fixed_angles.h and fixed_draws.h against their twins
 pysim/fx_angles.py and pysim/fx_draws.py bit for bit, natively and as the
-M4K runs them (-march=m4k -O1 under qemu-mipsel), in s16.15 and s15.16: every
+M4K runs them (-march=m4k -O1 under qemu-mipsel), in s16.15 and s15.16
+(and fixed.h's FX_PORTABLE spelling): every
 table entry (sin at each entry of each quadrant, atan2 at each tangent
 step), the edges (0, the axes, +-1/2 turn, 1 LSB, INT32_MIN/MAX) and random
 values; the C table is the text pysim/angle_tables.py prints, and every
@@ -25,14 +26,15 @@ EDGE = [0, 1, -1, 2, -2, 3, 7, 255, 256, 1 << 14, 1 << 15, -(1 << 15), 1 << 16, 
         1 << 30, -(1 << 30), I32_MAX, I32_MIN, I32_MIN + 1, I32_MAX - 1]
 
 
-@pytest.fixture(scope="module", params=[("host", 15), ("host", 16), ("m4k", 15), ("m4k", 16)],
+@pytest.fixture(scope="module", params=[("host", 15), ("host", 16), ("portable", 15), ("m4k", 15), ("m4k", 16)],
                 ids=lambda p: f"{p[0]}-s{31 - p[1]}.{p[1]}")
 def driver(request, tmp_path_factory):
     where, fb = request.param
     tmp = tmp_path_factory.mktemp("angles")
     src = ROOT / "tests" / "c" / "angles_driver.c"
-    if where == "host":
-        return [str(compile_c([src], tmp / "ad", defines={"FX_FRAC_BITS": fb}, includes=RUNTIME_INCLUDES))], fb
+    if where in ("host", "portable"):  # portable: fixed.h's FX_PORTABLE spelling
+        defines = {"FX_FRAC_BITS": fb} | ({"FX_PORTABLE": 1} if where == "portable" else {})
+        return [str(compile_c([src], tmp / "ad", defines=defines, includes=RUNTIME_INCLUDES))], fb
     cc = require_tool("mipsel-linux-gnu-gcc")
     qemu = require_tool("qemu-mipsel")
     exe = tmp / "ad_m4k"

@@ -8,6 +8,8 @@ are exactly (boids x draws) a frame, in index order; bad calls are
 one-line located errors."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from codegen.commands.parity import firmware_trace, prepare, run_parity, simulator_trace
@@ -15,6 +17,7 @@ from pysim.rng import Rng
 from pysim.trace import compare
 
 from .conftest import require_tool
+from .deadline import RUN
 from .issue37_rules import JITTER, STEER, spec
 from .test_rule_lang import bad_rule
 
@@ -59,6 +62,18 @@ def test_grid_draws_in_index_order(specs):
     assert "300 boids" in res.summary and "synchronous" in res.summary
     src = (specs["grid"].parent.parent / "generated" / "lab_jitter_grid" / "firmware" / "boids_flock.c").read_text()
     assert "boids_draws[d] = rng_next(r)" in src and "boids_draws[i * 5 + 0]" in src
+
+
+def test_the_board_firmware_builds_for_the_m4k(specs):
+    """The grid's draws array and every new fixed.h function link into the
+    PIC32 firmware (mipsel gcc -march=m4k, -Werror, no libgcc: a variable
+    64-bit shift would need __ashrdi3) and fit its RAM."""
+    require_tool("mipsel-linux-gnu-gcc")
+    run_parity(str(specs["grid"]), frames=1)  # generates the folder
+    folder = specs["grid"].parent.parent / "generated" / "lab_jitter_grid" / "firmware"
+    res = subprocess.run(["make", "m4k-check"], cwd=folder, capture_output=True, text=True, timeout=RUN)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    assert "m4k-check: flash" in res.stdout and "at capacity 300" in res.stdout
 
 
 def test_the_draws_are_boids_times_calls_a_frame(specs):

@@ -66,6 +66,13 @@ static inline fx fx_atan2(fx y, fx x)
  * [2^29, 2^30) (s < 0 floors), then each over its exact hypot (fx_div,
  * truncating): in [-1, 1], as precise for (1, 1) raw as for (1000, 1000);
  * (0, 0) gives (0, 0). `first`: x's component, else y's. */
+/* floor(v / 2^k), k in 1..2: 32-bit (a variable 64-bit shift is a libgcc call on the M4K) */
+static inline fx fx_floor_shr(fx v, int k)
+{
+    if (v >= 0) return v >> k;
+    return fx_from_u32(0u - ((0u - (uint32_t)v + ((1u << k) - 1u)) >> k));
+}
+
 static inline fx fx_unit_part(fx x, fx y, int first)
 {
     uint32_t m = fx_uabs(x) > fx_uabs(y) ? fx_uabs(x) : fx_uabs(y);
@@ -74,8 +81,8 @@ static inline fx fx_unit_part(fx x, fx y, int first)
     if (m == 0) return 0;
     while (m < (1u << 29)) { m <<= 1; s++; }
     while (m >= (1u << 30)) { m >>= 1; s--; }
-    xs = s >= 0 ? fx_from_u32((uint32_t)x << s) : (fx)fx_asr64(x, -s);
-    ys = s >= 0 ? fx_from_u32((uint32_t)y << s) : (fx)fx_asr64(y, -s);
+    xs = s >= 0 ? fx_from_u32((uint32_t)x << s) : fx_floor_shr(x, -s);
+    ys = s >= 0 ? fx_from_u32((uint32_t)y << s) : fx_floor_shr(y, -s);
     return fx_div(first ? xs : ys, fx_hypot(xs, ys));
 }
 static inline fx fx_unit_x(fx x, fx y) { return fx_unit_part(x, y, 1); }
