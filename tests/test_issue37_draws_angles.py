@@ -157,3 +157,16 @@ def test_ranges_know_the_new_functions(tmp_path):
     assert TRANSFER["atan2"](fx, big, big) == Iv(-16384, 16384)
     assert TRANSFER["unit_x"](fx, big, big) == Iv(-32768, 32768)
     assert TRANSFER["rotate_x"](fx, Iv(-10, 5), Iv(-3, 7), big) == Iv(-19, 19)
+
+
+def test_a_predators_own_rule_may_not_draw(tmp_path):
+    """predators.speed runs once a predator inside predators_step, outside the
+    boids' draws: a rule that draws is refused there, at the binding."""
+    from codegen.output.pipeline import load
+
+    path = spec(tmp_path, "lab_pred_draw", JITTER_RULE, JITTER)
+    path.write_text(path.read_text().replace("predators: {capacity: 4,",
+                                             "predators: {speed: {rule: jitter, amount: jitter}, capacity: 4,", 1))
+    with pytest.raises(Exception) as e:
+        load(str(path))
+    assert "rule 'jitter' reads random draws; a predator's own rule may read only" in str(e.value)
