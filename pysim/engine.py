@@ -366,7 +366,11 @@ class Simulation:
         PF, PI = self._param_arrays()
         st = new_status()
         st[5] = -1
-        self.grid_used = bool(fn(sync, grid, *b, *self._world_args(), PF, PI, st))
+        draws = getattr(K, "DRAWS", 0)  # the rules' PRNG draws, every boid's at its turn (docs/rules.md)
+        rs = np.array([self.rng.s], dtype=np.int64) if draws else None
+        self.grid_used = bool(fn(sync, grid, *b, *self._world_args(), PF, PI, st, *([rs] if draws else [])))
+        if draws:
+            self.rng.s = int(rs[0])
         if checked and st[0]:
             raise overflow_found(K, st, self.frame, self.model.FRAC_BITS)
         self.frame += 1

@@ -109,7 +109,7 @@ from numba import njit
 
 # this file and the parts it serves as its own (below): the float and checked
 # arithmetics, and the magnitude compares
-_PARTS = ("fxops_float", "fxops_checked", "fx_mag")
+_PARTS = ("fxops_float", "fxops_checked", "fx_mag", "fx_draws", "fx_angles", "angle_tables")
 SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes() + b"".join(
     (Path(__file__).parent / f"{p}.py").read_bytes() for p in _PARTS)).hexdigest()[:16]
 
@@ -344,6 +344,11 @@ NAMES = ("wrap32", "from_int", "to_int", "add", "sub", "neg", "abs", "outside_bo
          # a magnitude compared without its root (codegen/passes/roots.py): pysim/fx_mag.py
          "mag2", "mag_root", "mag_lt", "mag_le", "mag_gt", "mag_ge", "mag_eq", "mag_ne")
 _PREFIX = {"fixed": "fx_", "float": "fl_", "checked": "ck_"}
+# the PRNG draws (pysim/fx_draws.py: random(), random_int(a, b) of the rules)
+_DRAW_NAMES = tuple(p + n for p in ("fx_", "fl_", "ck_") for n in ("rng_next", "random", "random_int"))
+# angles (turns) and vectors (pysim/fx_angles.py over pysim/angle_tables.py)
+_ANGLE_NAMES = tuple(p + n for p in ("fx_", "fl_", "ck_") for n in ("sin", "cos", "atan2", "unit_x", "unit_y",
+                                                                    "rotate_x", "rotate_y"))
 
 
 def __getattr__(name: str):
@@ -352,9 +357,10 @@ def __getattr__(name: str):
     fx_mag* functions, which the others do not define."""
     import importlib
 
-    for part in ("fx_mag", "fxops_float", "fxops_checked"):
+    own = {"fx_mag": ("fx_mag", "fl_mag", "ck_mag"), "fx_draws": _DRAW_NAMES, "fx_angles": _ANGLE_NAMES}
+    for part in ("fx_mag", "fx_draws", "fx_angles", "fxops_float", "fxops_checked"):
         mod = importlib.import_module(f"{__package__}.{part}")
-        if name in vars(mod) and (part != "fx_mag" or name.startswith(("fx_mag", "fl_mag", "ck_mag"))):
+        if name in vars(mod) and (part not in own or name.startswith(own[part])):
             return vars(mod)[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -38,8 +38,9 @@ def tdiv(a: int, b: int) -> int:
 # --- the op table ----------------------------------------------------------
 
 def test_every_op_has_one_spelling_and_fixed_h_defines_it():
-    header = (RUNTIME / "core" / "fixed.h").read_text() + (RUNTIME / "core" / "fixed_roots.h").read_text()  # fixed.h includes it
-    assert '#include "fixed_roots.h"' in header
+    parts = ("fixed_roots.h", "fixed_draws.h", "fixed_angles.h")  # fixed.h includes them
+    header = (RUNTIME / "core" / "fixed.h").read_text() + "".join((RUNTIME / "core" / p).read_text() for p in parts)
+    assert all(f'#include "{p}"' in header for p in parts)
     for name in OPS:
         assert (name in CALL) + (name in INFIX) + (name in SPECIAL) == 1, name
     for name, fn in CALL.items():

@@ -39,6 +39,9 @@ ARGS = {
     # codegen/passes/roots.py: a magnitude compared as its square
     "mag2": (F, F), "mag_root": (SQ,), "mag_lt": (SQ, F), "mag_le": (SQ, F), "mag_gt": (SQ, F),
     "mag_ge": (SQ, F), "mag_eq": (SQ, F), "mag_ne": (SQ, F),
+    # issue 37: angles in turns, vectors, the PRNG's draws (a draw is an int-typed raw uint32)
+    "sin": (F,), "cos": (F,), "atan2": (F, F), "unit_x": (F, F), "unit_y": (F, F), "rotate_x": (F, F, F),
+    "rotate_y": (F, F, F), "random": (I,), "random_int": (I, I, I),
 }
 
 

@@ -276,6 +276,32 @@ def t_clamp(fx, v, lo, hi):
     return out.hull(t_min(fx, t_max(fx, v, lo), hi))
 
 
+def t_random(fx, d):
+    """random(): the draw's top F bits, [0, 1 - 2^-F]."""
+    return Iv(0, fx.one - 1)
+
+
+def t_random_int(fx, d, a, b):
+    """random_int(a, b): in [a, b] when b > a, else a: [a.lo, max(a.hi, b.hi)]."""
+    return Iv(a.lo, max(a.hi, b.hi))
+
+
+def t_unit_range(fx, *args):
+    """sin, cos, unit's components: [-1, 1]."""
+    return Iv(-fx.one, fx.one)
+
+
+def t_atan2(fx, y, x):
+    """turns in [-1/2, 1/2]."""
+    return Iv(-(fx.one >> 1), fx.one >> 1)
+
+
+def t_rotate(fx, x, y, a):
+    """|x cos a -+ y sin a| <= |x| + |y| (+1 a floored product, each)."""
+    m = abs_range(x).hi + abs_range(y).hi + 2
+    return Iv(-m, m)
+
+
 def t_sign(fx, a):
     return Iv(-1 if a.lo < 0 else (0 if a.lo == 0 else 1), 1 if a.hi > 0 else (0 if a.hi == 0 else -1))
 
@@ -323,13 +349,16 @@ TRANSFER = {
     "sum_mean_about": lambda fx, s, n, base: t_mean_about(fx, _quotient(s, n), base, n),
     "sum_wrap32": t_same,  # only where widths.py proved the sum within int32
     "abs": t_abs, "min": t_min, "max": t_max, "clamp": t_clamp, "sign": t_sign,
+    "random": t_random, "random_int": t_random_int,  # the PRNG's draws (fixed_draws.h)
+    "sin": t_unit_range, "cos": t_unit_range, "unit_x": t_unit_range, "unit_y": t_unit_range,
+    "atan2": t_atan2, "rotate_x": t_rotate, "rotate_y": t_rotate,  # fixed_angles.h
     "d2": t_d2,  # the pair loop's squared distance (not an IR op: dx, dy -> d2)
     "mag2": t_mag2, "mag_root": t_mag_root,  # codegen/passes/roots.py
     **{op: _t_mag_cmp(c) for op, c in MAG_CMP.items()},
 }
 
 # ops whose result lies within their operands' values: never reported
-QUIET = frozenset({"min", "max", "clamp", "sign", "select", "sum_wrap32", *MAG_CMP})
+QUIET = frozenset({"min", "max", "clamp", "sign", "select", "sum_wrap32", "random", "random_int", *MAG_CMP})
 
 
 # ---------------------------------------------------------------- comparisons

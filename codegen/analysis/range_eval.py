@@ -191,6 +191,8 @@ class Machine:
         if isinstance(e, Const):
             return Val(self.const(e))
         if isinstance(e, Ref):
+            if e.kind == "draw":  # a raw PRNG draw: any uint32 (read only by random, random_int)
+                return Val(Iv(0, (1 << 32) - 1))
             try:
                 return env[(e.kind, e.name)]
             except KeyError:

@@ -75,6 +75,8 @@ def _un(e, names, shadow) -> tuple[str, int]:
         return f"mag({', '.join(_un(a, names, shadow)[0] for a in args)})^2", 9
     if op == "mag_root":
         return f"sqrt({_un(args[0], names, shadow)[0]})", 9
+    if op in ("random", "random_int"):  # the draw itself is not written (args[0])
+        args = args[1:]
     name = _CALL.get(op, op)
     return f"{name}({', '.join(_un(a, names, shadow)[0] for a in args)})", 9
 

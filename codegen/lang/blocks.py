@@ -92,11 +92,16 @@ class Blocks:
 
     def stmts(self, body) -> tuple:
         out = []
+        skip = 0
         for st in body:
+            if skip:  # the rest of a failed `a, b = unit(...)`
+                skip -= 1
+                continue
             try:
                 r = self.stmt(st)
             except TypeErr as e:
                 self.error(e.pos, e.reason)
+                skip = 2 if isinstance(st, s.SPairHead) else 0
                 continue
             if r is not None:
                 out.append(r)

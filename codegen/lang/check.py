@@ -86,7 +86,7 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
     scope.locals["before"] = _close(scope.locals["before"])
 
     # pass 2: check and lower
-    scope.reads, scope.writes = {}, set()
+    scope.reads, scope.writes, scope.draws = {}, set(), 0
     final = Blocks(scope, ex, final=True)
     inits = _init_pass(scope, ex, h.state, scope.state, True, errors)
     final.declare("before", h.before)
@@ -110,5 +110,5 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
     pieces = dict(state=state, sums=sums, locals=local_list, before=before, each=each, apply=apply,
                   reads_before=_reads(scope, "before"),
                   reads_each=_reads(scope, "each"), reads_apply=_reads(scope, "apply"),
-                  writes=frozenset(scope.writes))
+                  writes=frozenset(scope.writes), draws=scope.draws)
     return pieces, errors

@@ -77,6 +77,9 @@ REF_KINDS = (
     "pair",    # in each: dx dy (fixed, self - other), d2 (square), dist (fixed)
     "other",   # in each: the neighbour's field (other.x ...)
     "world",   # a declared section's field: target.x, ledge.y, scouts.group1
+    "draw",    # the boid's k-th PRNG draw of the frame (name: str(k)), a raw uint32; read only
+               # by the ops random / random_int (calls.py): every boid draws all of its rules'
+               # draws at its turn, in index order, whether or not the code reaches them
 )
 
 
@@ -253,6 +256,7 @@ class RuleIR:
     reads_apply: Reads = field(default_factory=Reads)
     reads_before: Reads = field(default_factory=Reads)
     writes: frozenset = frozenset()  # 'vx' 'vy' and state names
+    draws: int = 0  # random() / random_int() calls: the boid's draws 0 .. draws - 1, in source order
 
     @property
     def needs_dist(self) -> bool:

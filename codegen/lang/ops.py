@@ -84,6 +84,19 @@ _OPS = (
     OpSpec("mag_ge", 2, B, "fx_mag_ge({0}, {1})", "floor(sqrt(s)) >= m"),
     OpSpec("mag_eq", 2, B, "fx_mag_eq({0}, {1})", "floor(sqrt(s)) == m"),
     OpSpec("mag_ne", 2, B, "fx_mag_ne({0}, {1})", "floor(sqrt(s)) != m"),
+    # angles in turns (1.0 a full circle) and vectors: fixed_angles.h, over pysim/angle_tables.py's tables
+    OpSpec("sin", 1, F, "fx_sin({0})", "sine of turns: the quarter table, a linear step, rounded: [-1, 1]"),
+    OpSpec("cos", 1, F, "fx_cos({0})", "cosine of turns (sin a quarter turn on): [-1, 1]"),
+    OpSpec("atan2", 2, F, "fx_atan2({0}, {1})", "atan2(y, x) in turns: [-1/2, 1/2]; (0, 0) gives 0"),
+    OpSpec("unit_x", 2, F, "fx_unit_x({0}, {1})",
+           "x / hypot(x, y), both scaled to [2^29, 2^30) first (fx_div): [-1, 1]; (0, 0) gives 0"),
+    OpSpec("unit_y", 2, F, "fx_unit_y({0}, {1})", "y / hypot(x, y): [-1, 1]"),
+    OpSpec("rotate_x", 3, F, "fx_rotate_x({0}, {1}, {2})", "x cos a - y sin a (fx_mul, floor; wraps)"),
+    OpSpec("rotate_y", 3, F, "fx_rotate_y({0}, {1}, {2})", "x sin a + y cos a"),
+    # the PRNG (rng.h): the boid's draw d (a raw uint32, drawn at its turn: docs/rules.md) as a value
+    OpSpec("random", 1, F, "fx_random({0})", "the draw's top F bits as a fraction: [0, 1)"),
+    OpSpec("random_int", 3, I, "fx_random_int({0}, {1}, {2})",
+           "a + d % (b - a + 1) (span in 64 bits); a when b <= a: [a, b]"),
     # generic over fixed, int (and sums / squares for sign and comparisons)
     OpSpec("abs", 1, None, "fx_abs({0})", "|a|, wraps (abs of the most negative value is itself)"),
     OpSpec("min", 2, None, "({1} < {0} ? {1} : {0})", "the lesser; ties give the first"),

@@ -28,6 +28,7 @@ from codegen.lang import syntax as s
 from codegen.lang.ir import Pos
 from codegen.lang.lexscan import lexical_problems
 from codegen.lang.locate import Block
+from codegen.lang.scope import FUNCTIONS, PAIRS
 
 MAX_LINES = 200
 MAX_CHARS = 16000
@@ -159,7 +160,9 @@ class Parser:
         out = []
         for node in body:
             st = self.stmt(node, nesting)
-            if st is not None:
+            if isinstance(st, tuple):  # a, b = unit(...): its statements (pair_assign)
+                out.extend(st)
+            elif st is not None:
                 out.append(st)
         return tuple(out)
 
@@ -167,6 +170,8 @@ class Parser:
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1:
                 return self.error(self.pos(node), "one target per assignment (a = b = c is not allowed)")
+            if isinstance(node.targets[0], ast.Tuple):
+                return self.pair_assign(node)
             target = self.target(node.targets[0])
             value = self.expr(node.value, 1) if target is not None else None
             if value is None:
@@ -202,6 +207,30 @@ class Parser:
             word = type(node).__name__.lower()
             reason = f"'{word}' statements are not in the language"
         return self.error(self.pos(node), reason)
+
+    def pair_assign(self, node: ast.Assign):
+        """`a, b = unit(x, y)` / `rotate(x, y, t)`: a hidden local takes the first
+        component, b the second, then a the local, so the arguments are read
+        before either target changes (`vx, vy = rotate(vx, vy, t)`)."""
+        tup, call = node.targets[0], node.value
+        where = self.between(tup, call)
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in PAIRS):
+            return self.error(self.pos(tup), "one name per assignment (two only from a function of two "
+                                             "values: `ux, uy = unit(x, y)`, `rx, ry = rotate(x, y, a)`)")
+        if len(tup.elts) != 2:
+            return self.error(self.pos(tup), f"{call.func.id}() gives two values: assign two names")
+        want = FUNCTIONS[call.func.id]
+        if len(call.args) != want or call.keywords:
+            return self.error(self.pos(call.func), f"{call.func.id}() takes {want} arguments, got {len(call.args)}")
+        a, b = (self.target(e) for e in tup.elts)
+        value = self.expr(call, 1) if a is not None and b is not None else None
+        if value is None:
+            return None
+        first, second = PAIRS[call.func.id]
+        hidden = s.Name(f"{call.func.id}_{value.pos.line}_{value.pos.col}", value.pos)
+        return (s.SPairHead(hidden, s.Call(first, value.args, value.pos), where),
+                s.SAssign(b, s.Call(second, value.args, value.pos), where),
+                s.SAssign(a, hidden, where))
 
     def target(self, node: ast.expr):
         if isinstance(node, ast.Name):

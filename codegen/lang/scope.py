@@ -51,7 +51,13 @@ SECTIONS = {
     "scouts": {"group1": I, "group2": I},
 }
 FUNCTIONS = {"abs": 1, "min": 2, "max": 2, "clamp": 3, "sign": 1, "sqrt": 1, "hypot": 2, "mag": 2,
-             "sq": 1, "fixed": 1, "int": 1}
+             "sq": 1, "fixed": 1, "int": 1, "random": 0, "random_int": 2,
+             "sin": 1, "cos": 1, "atan2": 2, "unit": 2, "rotate": 3}
+# functions of two values, only as `a, b = f(...)` (parse.py lowers it to their components)
+PAIRS = {"unit": ("unit_x", "unit_y"), "rotate": ("rotate_x", "rotate_y")}
+COMPONENTS = {c: FUNCTIONS[f] for f, cs in PAIRS.items() for c in cs}
+# functions that draw from the PRNG: only per boid (before, apply), never in each (the pair loop)
+DRAWS = frozenset({"random", "random_int"})
 ROLE_RESERVED = frozenset({"vx", "vy", "self", "other", "dx", "dy", "d2", "dist", "count"})
 LANGUAGE = frozenset(SELF_FIELDS) | set(PAIR) | set(SCREEN) | {"self", "other", "count", "index"}
 
@@ -76,6 +82,7 @@ class Scope:
         self.reads: dict = {}  # block -> {category: set}
         self.assigned: set | None = None  # locals surely assigned here (final pass only)
         self.writes: set = set()  # vx vy and state names apply assigns
+        self.draws = 0  # PRNG draws so far (random, random_int), numbered in source order
 
     # --- reading ---
     def read(self, name: str, pos: Pos) -> Ref | str:

@@ -97,6 +97,13 @@ class SAssign:
 
 
 @dataclass(frozen=True)
+class SPairHead(SAssign):
+    """The first of the three assignments `a, b = unit(...)` becomes
+    (parse.py: pair_assign): when it fails, the other two are not checked (one
+    error, not a cascade)."""
+
+
+@dataclass(frozen=True)
 class SAug:
     target: Union[Name, Attr]
     op: str  # + - *

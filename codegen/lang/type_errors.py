@@ -3,7 +3,7 @@ expression checker (exprs.py) and the functions (calls.py) raise."""
 from __future__ import annotations
 
 from codegen.lang.ir import Pos
-from codegen.lang.scope import FUNCTIONS, hint
+from codegen.lang.scope import COMPONENTS, FUNCTIONS, hint
 
 
 class TypeErr(Exception):
@@ -13,7 +13,7 @@ class TypeErr(Exception):
 
 
 def check_arity(name: str, args: tuple, pos: Pos) -> None:
-    want = FUNCTIONS[name]
+    want = FUNCTIONS[name] if name in FUNCTIONS else COMPONENTS[name]
     if len(args) != want:
         raise TypeErr(pos, f"{name}() takes {want} argument{'s' if want != 1 else ''}, got {len(args)}")
 

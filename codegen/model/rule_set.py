@@ -128,7 +128,8 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
 _NOT_FOR_MOVERS = (("neighbours", lambda ir: ir.neighbours), ("state", lambda ir: ir.state),
                    ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
                    ("index", lambda ir: ir.reads_apply.index), ("count", lambda ir: ir.reads_apply.count),
-                   ("the target", lambda ir: ir.reads_apply.world))
+                   ("the target", lambda ir: ir.reads_apply.world),
+                   ("random draws", lambda ir: ir.draws))
 
 
 def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIssue]:

@@ -373,5 +373,9 @@ static inline fx fx_clamp(fx v, fx lo, fx hi) { return v < lo ? lo : (v > hi ? h
  * fx_d2_within, fx_d2_hi): one concept a file. */
 #include "fixed_roots.h"
 #include "fixed_zones.h"
+/* A PRNG draw as random() and random_int(a, b) of the rules. */
+#include "fixed_draws.h"
+/* Angles in turns and vectors: sin, cos, atan2, unit, rotate (a table). */
+#include "fixed_angles.h"
 
 #endif /* BOIDSGEN_FIXED_H */

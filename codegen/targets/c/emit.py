@@ -8,6 +8,10 @@ entities) and takes every rule's code from here:
                 their initial value at spawn
   step_consts   boids_step's pair-loop constants (box, squared ranges)
   boid_decls    per boid: zone counts, neighbour sums (fx_acc, zeroed)
+  draw_decls    per boid: its rules' PRNG draws (random(), random_int()), all of
+                them at its turn in index order: drawn there (rng_next), or with
+                the grid (bands, not index order) read from `draws_ahead`, which
+                draws every boid's before the bands run (boids_draws[])
   before        per rule with `before`, in spec order (return: the boid is
                 stored as it stands and the loop continues)
   pair_lines    the fused pair loop's body after the box test: the seed's
@@ -86,6 +90,7 @@ class FlockC:
         self._state(rules)
         self.boid_bytes = boid_bytes(m.rules)
         self._sums(rules)
+        self._draws(rules)
         # each pair once (pairs_once.py): asked for, and the rules allow it (the pass's ring)
         self.once = once and plan.ring is not None
         # the once-only grid's protected range as a word: |dx| or |dy| at least it rules the zone out
@@ -268,6 +273,25 @@ class FlockC:
                 if names:
                     decls.append(f"{ctype} " + ", ".join(f"{c} = 0" for c in names) + ";")
         self.boid_decls = decls
+
+    def _draws(self, rules) -> None:
+        """Every rule's draws, in spec order: boid i's k-th of K is the
+        stream's (i * K + k)-th of the frame's boid phase (docs/rules.md)."""
+        self.draw_total = sum(r.ir.draws for r in rules)
+        self.draw_decls, self.draws_ahead = [], []
+        j = 0
+        for r in rules:
+            r.draws = [self._alloc(f"rnd_{r.prefix}_{k}") for k in range(r.ir.draws)]
+            for name in r.draws:
+                src = f"boids_draws[i * {self.draw_total} + {j}]" if self.grid else "rng_next(r)"
+                self.draw_decls.append(f"const uint32_t {name} = {src};")
+                j += 1
+        if self.grid and self.draw_total:
+            self.reads_index = True
+            self.draws_ahead = ["{ /* the boids' draws in index order: the bands visit them in another */",
+                                "    int32_t d;",
+                                f"    for (d = 0; d < f->count * {self.draw_total}; d++) boids_draws[d] = rng_next(r);",
+                                "}"]
 
     # --- blocks ----------------------------------------------------------
     def locals_of(self, r: Rule, block_name: str) -> dict:

@@ -130,6 +130,7 @@ class Rule:
     sums: dict = field(default_factory=dict)  # sum name -> C name (sums over boids)
     count: str | None = None  # C of `count` (zone count, or the rule's own)
     group: tuple | None = None  # its pair-loop group, over boids
+    draws: list = field(default_factory=list)  # C names of its PRNG draws, in order (emit.py: draws)
 
 
 class RuleNames(Names):
@@ -165,6 +166,8 @@ class RuleNames(Names):
             if self.where != "predator":  # the predators' loop has an i of its own
                 self.plan.reads_index = True  # the grid's boid loop then derives i from the boid's slot
             return "i", ATOM
+        if k == "draw":  # drawn at the boid's turn (emit.py: FlockC._draws)
+            return rule.draws[int(r.name)], ATOM
         if k == "screen":
             return {"width": "BOIDS_WIDTH_FX", "height": "BOIDS_HEIGHT_FX"}[r.name], ATOM
         if k == "pair":

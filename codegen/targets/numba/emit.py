@@ -46,11 +46,15 @@ _FIXED = {
     "mag2": ("mag2", False), "mag_root": ("mag_root", False), "mag_lt": ("mag_lt", False),
     "mag_le": ("mag_le", False), "mag_gt": ("mag_gt", False), "mag_ge": ("mag_ge", False),
     "mag_eq": ("mag_eq", False), "mag_ne": ("mag_ne", False),
+    "random": ("random", True),  # a draw (pysim/fx_draws.py)
+    # angles in turns, vectors (pysim/fx_angles.py)
+    "sin": ("sin", True), "cos": ("cos", True), "atan2": ("atan2", True), "unit_x": ("unit_x", True),
+    "unit_y": ("unit_y", True), "rotate_x": ("rotate_x", True), "rotate_y": ("rotate_y", True),
 }
 # ops on int values, wrapping as fixed.h's int ops (fx_ in fixed and float alike)
 _INT = {
     "iadd": "add", "isub": "sub", "ineg": "neg", "imul": "imul", "idiv": "idiv",
-    "sum_to_int": "acc_fx", "sum_idiv": "acc_mean",
+    "sum_to_int": "acc_fx", "sum_idiv": "acc_mean", "random_int": "random_int",
 }
 _COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 # generic ops: fxops' function of the value's type (an int's in every arithmetic)
@@ -202,7 +206,9 @@ _INFIX = {"add": "+", "iadd": "+", "sub": "-", "isub": "-", "mul": "*", "imul": 
           "sum_mean_about": "/"}  # offsets.py: as written, `sum_x / count`
 _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7}
 _MAG_CMP = {"mag_lt": "lt", "mag_le": "le", "mag_gt": "gt", "mag_ge": "ge", "mag_eq": "eq", "mag_ne": "ne"}
-_CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq"}
+_CALLED = {"abs", "min", "max", "clamp", "sign", "sqrt", "hypot", "mag", "sq", "sin", "cos", "atan2",
+           "unit_x", "unit_y", "rotate_x", "rotate_y"}
+_DRAWN = {"random": "random", "random_int": "random_int"}  # the draw itself is not written
 
 
 def _decimal(v: Fraction) -> str:
@@ -247,6 +253,8 @@ def ir_text(e, prec: int = 0) -> str:
         return f"sqrt({ir_text(args[0])})"
     if op in _CALLED:
         return f"{op}({', '.join(ir_text(a) for a in args)})"
+    if op in _DRAWN:
+        return f"{op}({', '.join(ir_text(a) for a in args[1:])})"
     if op == "select":
         s = f"{ir_text(args[1], 1)} if {ir_text(args[0], 1)} else {ir_text(args[2], 1)}"
         return f"({s})" if prec > 0 else s

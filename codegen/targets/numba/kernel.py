@@ -3,7 +3,8 @@
 The shape is the C's (boids_flock.c's boids_step), loop for loop:
 
     for each boid i (index order):
-        load it; its rules' `before` blocks (a `return` stores it and goes on
+        load it; its rules' PRNG draws (every rule's, in spec order, whether
+        its code reaches them or not: docs/rules.md); its rules' `before` blocks (a `return` stores it and goes on
         to the next boid, unmoved)
         the fused pair loop over the other boids (all rules over boids share it):
             skip itself; dx, dy = self - other; skip unless |dx|, |dy| < box
@@ -100,6 +101,7 @@ class StepBuilder:
         self.fb = m.frac_bits
         self.seed, self.groups = boid_groups(m.rules)
         self.state = state_vars(m.rules)
+        self.draws = sum(r.ir.draws for r in m.rules)
         self.used: set = set()
         self.lines: list[str] = []
 
@@ -144,8 +146,9 @@ class StepBuilder:
     def build(self) -> str:
         m = self.m
         states = "".join(f"a_{s[0]}, " for s in self.state)
+        rs = ", rs" if self.draws else ""  # the PRNG's state (rs[0]), when a rule draws
         self.emit(0, "@njit(cache=True)",
-                  f"def step_{self.arith}(sync, grid, x, y, vx, vy, {states}{WORLD_ARGS}, PF, PI, st):")
+                  f"def step_{self.arith}(sync, grid, x, y, vx, vy, {states}{WORLD_ARGS}, PF, PI, st{rs}):")
         self.emit(1, "n = x.shape[0]")
         for p in m.params:
             self.emit(1, f"p_{p.name} = {'PF' if p.type == 'fixed' else 'PI'}[{p.index}]")
@@ -185,6 +188,10 @@ class StepBuilder:
         self.emit(d, "bx = x[i]", "by = y[i]", "bvx = vx[i]", "bvy = vy[i]")
         for name, *_ in self.state:
             self.emit(d, f"s_{name} = a_{name}[i]")
+        for r in m.rules:  # the draws: every one, at the boid's turn, in spec order (docs/rules.md)
+            e = self.emitter(r, "apply")
+            for k in range(r.ir.draws):
+                self.emit(d, f"r{r.index}_d{k} = {self.call(e, 'rng_next', ['rs'], 'random()', int_op=True)}")
         for r in m.rules:
             if r.ir.before:
                 self.emit(d, f"# {r.name}: before")

@@ -48,6 +48,7 @@ def kernel_context(m, ir=None) -> dict:
     for arith in ARITHS:
         b = StepBuilder(ir, arith, sites if arith == "checked" else None)
         steps[arith] = b.build()
+        draws = b.draws
         used |= b.used
     inits = {}
     sv = state_vars(m.rules)
@@ -59,7 +60,7 @@ def kernel_context(m, ir=None) -> dict:
     return dict(
         steps=steps, inits=inits, imports=sorted(used), sites=sites.rows,
         state=[(name, "fx" if t.value == "fixed" else "int") for name, t, _, _ in sv],
-        has_pairs=bool(seed or groups), fxops_hash=fxops.SOURCE_HASH, hash_mark=HASH_MARK,
+        has_pairs=bool(seed or groups), draws=draws, fxops_hash=fxops.SOURCE_HASH, hash_mark=HASH_MARK,
         width_fx=m.spec.display.width << m.frac_bits, height_fx=m.spec.display.height << m.frac_bits,
     )
 

@@ -101,4 +101,6 @@ class Names:
             return OTHER[self.kind][r.name]
         if k == "world":
             return self.world[r.name]
+        if k == "draw":  # the boid's draws of the frame, drawn at its turn (kernel.py)
+            return f"{self.prefix}_d{r.name}"
         raise KeyError(f"unknown ref kind {k}")
