@@ -286,8 +286,8 @@ class _Analysis:
         for i, r in enumerate(m.rules):
             ctx = self.context(f"r{i}", r.name, r.ir, r.refs)
             self.rules.append((ctx, r, self.rule_env(r.ir, r.refs)))
-        report = self.sites
-        self.mach.sites = {}
+        report, search = self.sites, {}
+        self.mach.sites = search
         state, stypes = self._initial_state()
         self.vb, self.pvb = self.v0, self.pv0
         self.vtaint = self.ptaint = self.staint = False
@@ -318,6 +318,7 @@ class _Analysis:
                 break
         self.mach.sites = report
         self.frame(state)
+        _keep_roots(report, search)
         one = self.fx.one
         if v_growing:
             self.notes.append(f"velocity bounds still grew after {MAX_ROUNDS} frames of rules: the rules do not "
@@ -348,6 +349,24 @@ class _Analysis:
                 state[sv.name] = state[sv.name].hull(iv) if sv.name in state else iv
                 types[sv.name] = sv.type.value
         return state, types
+
+
+def _keep_roots(report: dict, search: dict) -> None:
+    """An overflow from unwrapped operands in the search's frames is a cause
+    the reported frame may no longer show as one: the velocity or state it
+    wrapped starts that frame tainted, so there the same expression only
+    "overflows after an earlier one" (a very slow boid's `new_speed / speed`
+    wraps in the first frame and taints every later velocity). Such an
+    expression stays a root, with the widest value it reached."""
+    for k, s in search.items():
+        if not (s.overflows and s.root):
+            continue
+        r = report.get(k)
+        if r is None:  # a branch the reported frame no longer takes: keep the search's record
+            report[k] = s
+            continue
+        r.lo, r.hi = min(r.lo, s.lo), max(r.hi, s.hi)
+        r.overflows = r.root = True
 
 
 def _widen(old: Iv, new: Iv, marks) -> Iv:
