@@ -105,3 +105,118 @@ def test_an_undefined_rule_is_still_unknown(tmp_path, capsys):
     p = spec_with(tmp_path, "", "  - {rule: windy, x: avoid_factor}")
     rc, err, _ = check(p, capsys)
     assert rc == 2 and "unknown rule 'windy'" in err[0], err
+
+
+def row(out: str, rule: str, expr: str) -> list[str]:
+    """The report's row for `expr` of `rule`: [rule, expression..., at, worst, headroom, status...]."""
+    for line in out.splitlines():
+        if line.startswith(rule + " ") and f" {expr} " in line:
+            return line.split()
+    raise AssertionError(f"no row {rule}: {expr} in\n{out}")
+
+
+def worst(out: str, rule: str, expr: str) -> float:
+    r = row(out, rule, expr)
+    at = next(i for i, w in enumerate(r) if ".yaml:" in w)
+    return float(r[at + 1].replace(",", ""))
+
+
+def test_other_x_minus_x_is_bounded_by_the_range(tmp_path, capsys):
+    defs = """\
+  pull:
+    description: toward the neighbours, spelled other - self
+    roles: {range: fixed, f: fixed}
+    neighbours: {of: boids, within: range}
+    each: |
+      sx += other.x - x
+      sy += other.y - y
+    apply: |
+      if count > 0:
+          vx += sx / count * f
+          vy += sy / count * f
+"""
+    p = spec_with(tmp_path, defs, "  - {rule: pull, range: protected_range, f: avoid_factor}")
+    rc, err, out = check(p, capsys)
+    assert rc == 0, err
+    # protected_range's max is 100: the offset is below it, as -dx is (960: other anywhere on the screen)
+    assert worst(out, "pull", "other.x - x") == 100
+    assert worst(out, "pull", "other.y - y") == 100
+
+
+def test_min_with_a_literal_bounds_a_state(tmp_path, capsys):
+    defs = """\
+  counter:
+    description: counts frames up to 1000
+    roles: {f: fixed}
+    state: {escapes: 0}
+    apply: |
+      escapes = min(escapes + 1, 1000)
+      if escapes > 999:
+          vx += f
+"""
+    p = spec_with(tmp_path, defs, "  - {rule: counter, f: avoid_factor}")
+    rc, err, out = check(p, capsys)
+    assert rc == 0, err
+    assert "state escapes in [0, 1,000]" in out  # widened to the literal, not past it
+    assert worst(out, "counter", "escapes + 1") == 1001
+
+
+def test_min_with_a_parameter_bounds_a_regulated_speed(tmp_path, capsys):
+    """seed 004's `speed - rate * (speed - default)` lies between speed and
+    default (rate within [0, 1]), so min(., cap) bounds the new speed from
+    both sides, as clamp(., 0, cap) does."""
+    defs = """\
+  capped:
+    description: seed 004's regulation, capped
+    roles: {cap: fixed, rate: fixed, default: fixed}
+    apply: |
+      speed = hypot(vx, vy)
+      if speed > 0.5:
+          goal = min(speed - rate * (speed - default), cap)
+          vx = vx / speed * goal
+          vy = vy / speed * goal
+"""
+    p = spec_with(tmp_path, defs, "  - {rule: capped, cap: max_speed, rate: avoid_factor, default: min_speed}",
+                  drop_speed_limit=True)
+    rc, err, out = check(p, capsys)
+    assert rc == 0, err
+    assert worst(out, "capped", "vx / speed * goal") == 10  # max_speed's max
+
+
+def test_a_unit_vector_in_one_expression_passes_as_through_locals(tmp_path, capsys):
+    one = """\
+  toward:
+    description: toward the origin, one unit per frame
+    roles: {f: fixed}
+    apply: |
+      tx = int(0 - x)
+      ty = int(0 - y)
+      vx += fixed(tx) / hypot(fixed(tx), fixed(ty)) * f
+"""
+    locals_ = one.replace("      vx += fixed(tx) / hypot(fixed(tx), fixed(ty)) * f\n",
+                          "      ux = fixed(tx)\n      d = hypot(ux, fixed(ty))\n      vx += ux / d * f\n")
+    got = []
+    for defs in (one, locals_):
+        p = spec_with(tmp_path, defs, "  - {rule: toward, f: avoid_factor}")
+        rc, err, out = check(p, capsys)
+        assert rc == 0, err
+        got.append(worst(out, "toward", "vx +"))
+    assert got[0] == got[1]
+
+
+def test_a_product_of_positions_gets_advice_the_language_can_follow(tmp_path, capsys):
+    defs = """\
+  area:
+    description: a product of positions
+    roles: {f: fixed}
+    apply: |
+      vx += x * y * f
+"""
+    p = spec_with(tmp_path, defs, "  - {rule: area, f: avoid_factor}")
+    rc, err, _ = check(p, capsys)
+    assert rc == 2
+    ln = line_of(p, "vx += x * y * f")
+    first = next(e for e in err if "`x * y`" in e)
+    assert re.match(rf".*t37\.yaml:{ln}:\d+: rule_defs\.area: ", first), first
+    assert "64-bit accumulator" not in first
+    assert "divide before multiplying" in first and "offsets from the boid" in first
