@@ -16,6 +16,7 @@ from codegen.lang.ir import RuleIR, Type
 from codegen.spec.errors import SpecError, SpecIssue
 from codegen.lang.library import library
 from codegen.lang.ruledef import compile_rule
+from codegen.model.shared_state import state_issues
 
 # what a rule's neighbours or `uses:` need in the spec
 KIND_SECTIONS = {"predators": "predators", "obstacles": "obstacles", "food": "food"}
@@ -97,7 +98,7 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
                                       f"(rules.{j}); rules in one zone share one range"))
             else:
                 zone_range.setdefault(nb.zone, (rng, i))
-    return out
+    return out + state_issues(plain, loc8, rules)
 
 
 def _broken_defs(plain: dict, rules: dict) -> set:
