@@ -87,6 +87,7 @@ def test_the_probe_is_refused_where_it_can_overflow(tmp_path, capsys):
        a=_range(), b=_range(), seed=st.integers(1, 1000))
 def test_check_is_sound_over_random_rules(tmp_path, capsys, e1, e2, a, b, seed):
     body = ("  probe:\n    description: a random rule\n    roles: {a: fixed, b: fixed}\n    apply: |\n"
+            "      k = int(clamp(vx, -4, 4))\n"  # the grammar's int leaf
             f"      t = {e1}\n      vx += clamp(t * {e2}, -2, 2)\n      vy += clamp(t, -2, 2)\n")
     for ends in ((1, 1), (0, 0)):
         _sound(tmp_path, capsys, body, a, b, ends, seed, 15)

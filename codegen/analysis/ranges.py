@@ -216,6 +216,8 @@ class _Analysis:
                         ("pair", "d2"): Val(d2, sq=(vdx.tok, vdy.tok)),
                         ("pair", "dist"): Val(dist, mag=(vdx.tok, vdy.tok, False))})
             env.update({("other", f): Val(iv, taint=otaint and f in ("vx", "vy")) for f, iv in of.items()})
+            if nb.of == "boids":  # a neighbour's state (other.<state>): within the state's bound, as the boid's own
+                env.update({("other", n): Val(iv, taint=self.staint) for n, iv in self.frame_state.items()})
             env.update(offset_facts(x, env[("other", "x")], dx) | offset_facts(y, env[("other", "y")], dy))
             env.update({("acc", s.name): Val(Iv(0, 0)) for s in ir.sums})
             self.mach.ctx, self.mach.returned = ctx, []
@@ -240,6 +242,7 @@ class _Analysis:
     def boid_frame(self, vb: int, state: dict):
         """The end of a frame for a boid starting within these bounds (shared env)."""
         v = Iv(-vb, vb)
+        self.frame_state = state  # a neighbour's state lies within it (sequential: its new state, the same bound)
         shared = {("self", "x"): Val(self.X), ("self", "y"): Val(self.Y),
                   ("self", "vx"): Val(v, taint=self.vtaint), ("self", "vy"): Val(v, taint=self.vtaint)}
         shared.update({("state", n): Val(iv, taint=self.staint) for n, iv in state.items()})
