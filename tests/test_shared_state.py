@@ -73,3 +73,18 @@ def test_the_long_form_refuses_unknown_keys(tmp_path, capsys):
     p = spec_with(tmp_path, RA.replace("{u: 0}", "{u: {init: 0, shard: true}}"), "  - {rule: ra, f: avoid_factor}")
     rc, err, _ = check(p, capsys)
     assert rc == 2 and "rule_defs.ra.state.u" in err[0] and "shard" in err[0], err
+
+
+def test_shared_state_written_by_one_read_by_another_is_bit_exact(tmp_path, capsys):
+    """One field in the C and in the kernel: ra counts it, rb reads it."""
+    from .conftest import require_tool
+    from codegen.commands.cli import main
+
+    require_tool("gcc")
+    counter = RA.replace("      u = u + f\n      if u > 1:\n          u = 0\n",
+                         "      u += 1\n      if u > 20:\n          u = 0\n")
+    reader = RB.replace("      u += 1\n      if u > 10:\n          u = 0\n          vx += f\n",
+                        "      if u > 10:\n          vx += f\n")
+    p = spec_with(tmp_path, _shared(counter) + _shared(reader), USES)
+    assert main(["parity", str(p), "--frames", "100", "--order", "both"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.count("bit-exact") == 2
