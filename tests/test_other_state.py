@@ -5,6 +5,7 @@ own bound."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from codegen.commands.cli import main
 from codegen.model.gen_model import build_model
@@ -40,9 +41,13 @@ def test_other_state_is_bounded_by_the_state(tmp_path, capsys):
     assert worst(out, "alarm", "heard += other.scared") == 99  # one a neighbour, 99 neighbours (capacity 100)
 
 
-def test_other_state_spreads_bit_exact_in_both_orders(tmp_path, capsys):
+@pytest.mark.parametrize("grid", [False, True], ids=["brute", "c_grid"])
+def test_other_state_spreads_bit_exact_in_both_orders(tmp_path, capsys, grid):
+    """The C's grid (performance.grid) visits a sorted copy of the boids, state and all."""
     require_tool("gcc")
-    p = spec_with(tmp_path, ALARM, USE)
+    subs = [("serial: {baud: 115200}\n", "serial: {baud: 115200}\nperformance: {grid: true}\n"),
+            ("update_order: sequential", "update_order: synchronous")] if grid else []
+    p = spec_with(tmp_path, ALARM, USE, *subs)
     assert main(["parity", str(p), "--frames", "120", "--order", "both"]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert out.count("bit-exact") == 2, out
