@@ -285,15 +285,15 @@ EXTRA_PARAMS = """  k_small: {default: 0.01, min: 0, max: 1}
 """
 # Each rule once with locals named like what the generated code declares or
 # reads there (o, i, b, f, k, r2, n_predators, zone_r, int32_t, ...; fx itself is refused), once with
-# plain names. Two rules share local and sum names with each other, and a
-# state name with perching (state is per name: one field, the first
-# declaration's initial value, as the simulator's kernel has it).
+# plain names. Two rules share local and sum names with each other, and
+# three share a state declared shared (one field: docs/rules.md, section 4;
+# the library's perching keeps its own `perch`).
 BOIDS_RULE = """
   {name}_{which}:
     description: locals named like the pair loop's identifiers
     roles: {{range: fixed, g: fixed}}
     neighbours: {{of: boids, within: range, coincident: false}}
-    state: {{perch: 0, born: "fixed(index) / 8 + g"}}
+    state: {{tick: {{init: 0, shared: true}}, born: {{init: "fixed(index) / 8 + g", shared: true}}}}
     each: |
       {o} = other.x - x
       {i} = dist
@@ -305,7 +305,7 @@ BOIDS_RULE = """
       {n} = 0
       if count > 0:
           {n} = fixed(t / count)
-      perch = perch + 1 if perch < 50 else 0
+      tick = tick + 1 if tick < 50 else 0
       vx += (s * g) / 64 + fixed({i}) * g / 512 + {n} * g
       vy += born * g / 64
 """
@@ -313,15 +313,15 @@ HOSTILE = """
   {name}_before:
     description: a before block whose locals meet the return's stores
     roles: {{lim: int}}
-    state: {{perch: 0}}
+    state: {{tick: {{init: 0, shared: true}}}}
     before: |
       {b} = vx
-      if perch > lim * 20:
-          perch = 0
+      if tick > lim * 20:
+          tick = 0
           vx = {b} / 2
           return
     apply: |
-      perch = perch + 1
+      tick = tick + 1
   {name}_pred:
     description: a rule over predators whose locals meet its loop's names
     roles: {{range: fixed, g: fixed}}

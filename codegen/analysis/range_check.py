@@ -281,25 +281,45 @@ def error_issues(rep: RangeReport, spec_path: str, locator=None) -> list:
             cur = p.max if end == "max" else p.min
             fix = (f"with {p.name} {end} {cur}; fix: narrow params.{p.name}.{end} to "
                    f"{_safe_text(p, end, safe, m.frac_bits)} or {'less' if end == 'max' else 'more'}, or use a "
-                   f"format with more integer bits, or a 64-bit accumulator for this expression")
+                   f"format with more integer bits{_op_hint(e)}")
             line, col = _where(locator, ("params", p.name, end))
             issues.append(SpecIssue(spec_path, line, col, f"params.{p.name}", f"{what} {fix}"))
         if culprits:
             continue
         if rep.blame_cut:  # not known whether one parameter causes it: no advice to narrow one
             tail = ("; the search for a parameter to narrow stopped at its time budget (too many overflows): "
-                    "narrow the ranges of the parameters it reads, use a format with more integer bits, or a "
-                    "64-bit accumulator")
+                    f"narrow the ranges of the parameters it reads, or use a format with more integer bits"
+                    f"{_op_hint(e)}")
         else:
             tail = (f"; no single parameter's range causes it (worst {_fmt(e.worst / scale)}): narrow the ranges "
-                    f"of the parameters it reads together, use a format with more integer bits, or a 64-bit "
-                    f"accumulator")
+                    f"of the parameters it reads together, or use a format with more integer bits{_op_hint(e)}")
         if e.path and e.pos and _same_file(e.path, spec_path):
             issues.append(SpecIssue(spec_path, e.pos.line, e.pos.col, f"rule_defs.{e.rule}", what + tail))
         else:
             line, col = _where(locator, ("fixed_point", "format"))
             issues.append(SpecIssue(spec_path, line, col, "fixed_point.format", what + tail))
     return issues
+
+
+# what the rule itself can change, by the op that overflows (the language has no 64-bit locals:
+# sums are 64-bit already, every other value is 32-bit; docs/safety.md)
+_HINTS = {
+    "div": "keep its divisor away from 0 in a condition (`if speed > 0.5:`): a division by 1 LSB multiplies "
+           "by 2^F",
+    "div_int": "keep its divisor away from 0 in a condition",
+    "mul": "divide before multiplying (`a / n * b`), or multiply offsets from the boid (`dx`, `x - target.x`) "
+           "rather than positions",
+    "sum": "lower flock.capacity (a sum holds one term per neighbour)",
+}
+_HINTS["mul_int"] = _HINTS["imul"] = _HINTS["mul"]
+_HINTS["sum_to_fixed"] = _HINTS["sum_to_int"] = ("read the sum as a mean (`s / count`), which stays 64-bit until "
+                                                 "divided, or lower flock.capacity")
+_HINTS["idiv"] = _HINTS["div_int"]
+
+
+def _op_hint(e: Site) -> str:
+    h = _HINTS.get(e.op)
+    return f", or in the rule: {h}" if h else ""
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -29,62 +29,15 @@ collects `returned`).
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from math import isqrt
 
 from codegen.analysis.intervals import (I32, LIMITS, MAG_CMP, NEGATED, QUIET, TRANSFER, U64, Fx, Iv, compare, narrow, root_narrow,
                         root_range, t_mean_about, wrapped)
+from codegen.analysis.range_values import Val, join_envs, join_vals, lerp, new_token
 from codegen.lang.ir import Accumulate, Assign, Const, If, Op, Ref, Return
 
-_tokens = itertools.count(1)
 CMP = ("lt", "le", "gt", "ge", "eq", "ne")
-
-
-class Val:
-    __slots__ = ("iv", "tok", "mag", "sq", "absof", "acc", "cnt", "taint")
-
-    def __init__(self, iv: Iv, tok=None, mag=None, sq=None, absof=None, acc=None, cnt=None, taint=False):
-        self.iv = iv
-        self.tok = tok if tok is not None else next(_tokens)
-        self.mag, self.sq, self.absof, self.acc, self.cnt, self.taint = mag, sq, absof, acc, cnt, taint
-
-    def with_iv(self, iv: Iv) -> "Val":
-        return Val(iv, self.tok, self.mag, self.sq, self.absof, self.acc, self.cnt, self.taint)
-
-    def __repr__(self) -> str:
-        return f"Val{self.iv}#{self.tok}" + ("!" if self.taint else "")
-
-
-def join_vals(vals: list) -> Val:
-    first = vals[0]
-    if len(vals) == 1:
-        return first
-    iv = first.iv
-    for v in vals[1:]:
-        iv = iv.hull(v.iv)
-    same = all(v.tok == first.tok for v in vals)
-    taint = any(v.taint for v in vals)
-    acc = first.acc if all(v.acc == first.acc for v in vals) else None
-    cnt = first.cnt if all(v.cnt == first.cnt for v in vals) else None
-    if same:
-        return Val(iv, first.tok, first.mag, first.sq, first.absof, acc, cnt, taint)
-    return Val(iv, acc=acc, cnt=cnt, taint=taint)
-
-
-def join_envs(*envs):
-    envs = [e for e in envs if e is not None]
-    if not envs:
-        return None
-    if len(envs) == 1:
-        return envs[0]
-    out = {}
-    for e in envs:
-        for k, v in e.items():
-            out.setdefault(k, []).append(v)
-    # a difference fact holds after the join only if it held on every branch
-    return {k: join_vals(vs) for k, vs in out.items() if k[0] != "diff" or len(vs) == len(envs)}
-
 
 @dataclass
 class Site:
@@ -148,6 +101,7 @@ class Machine:
         self.sites = sites
         self.ctx: Context | None = None
         self.returned: list = []
+        self.numbers: dict = {}  # (op, operand tokens) -> the result's token: see expr
 
     # ------------------------------------------------------------ sites
     def record(self, key, op: str, tname: str, iv: Iv, taint: bool, text, pos=None, ctx=None):
@@ -212,6 +166,8 @@ class Machine:
         iv = TRANSFER[op](self.fx, *ivs)
         if op in ("sub", "isub") and args[0].tok != args[1].tok:
             iv = self._difference(env, args, iv)
+            if op == "sub" and not taint:
+                iv = lerp(self, e, env, args[0], iv)
         elif op == "div":
             iv = self._own_magnitude(args, iv)
         elif op in ("sum_mean", "sum_idiv"):
@@ -221,7 +177,10 @@ class Machine:
                               args[2].iv, args[1].iv)
         if op not in QUIET:
             iv, taint = self.record(id(e), op, e.type.value, iv, taint, self._text(e), e.pos)
-        v = Val(iv, taint=taint)
+        # one op of the same concrete operands is the same concrete value (value numbering): in
+        # `fixed(tx) / hypot(fixed(tx), fixed(ty))` both fixed(tx) are one value, as through a local
+        v = Val(iv, tok=self.numbers.setdefault((op, *(a.tok for a in args)), new_token()) if not taint else None,
+                taint=taint)
         if not taint:
             if op in ("mag", "hypot"):
                 v.mag = (args[0].tok, args[1].tok, op == "mag" and self.fx.amb)

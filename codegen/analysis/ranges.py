@@ -38,9 +38,11 @@ from math import isqrt
 from codegen.analysis.intervals import I32, Fx, Iv, t_add, t_d2, t_hypot, t_sq, t_sub
 from codegen.lang.ir import Accumulate, If, Type
 from codegen.analysis.range_eval import Context, Machine, Val, clip, join_envs
+from codegen.analysis.range_values import keep_roots, literals, offset_facts, widen
 from codegen.analysis.range_world import food_bounds, food_step, predator_frame
 
 MAX_ROUNDS = 3
+WIDEN_STEPS = 8  # a state's bound pushed out to the next mark at most this often, then to its type's range
 SHARED = ("self", "state")
 
 
@@ -214,6 +216,9 @@ class _Analysis:
                         ("pair", "d2"): Val(d2, sq=(vdx.tok, vdy.tok)),
                         ("pair", "dist"): Val(dist, mag=(vdx.tok, vdy.tok, False))})
             env.update({("other", f): Val(iv, taint=otaint and f in ("vx", "vy")) for f, iv in of.items()})
+            if nb.of == "boids":  # a neighbour's state (other.<state>): within the state's bound, as the boid's own
+                env.update({("other", n): Val(iv, taint=self.staint) for n, iv in self.frame_state.items()})
+            env.update(offset_facts(x, env[("other", "x")], dx) | offset_facts(y, env[("other", "y")], dy))
             env.update({("acc", s.name): Val(Iv(0, 0)) for s in ir.sums})
             self.mach.ctx, self.mach.returned = ctx, []
             out = self.mach.block(ir.each, env)
@@ -237,6 +242,7 @@ class _Analysis:
     def boid_frame(self, vb: int, state: dict):
         """The end of a frame for a boid starting within these bounds (shared env)."""
         v = Iv(-vb, vb)
+        self.frame_state = state  # a neighbour's state lies within it (sequential: its new state, the same bound)
         shared = {("self", "x"): Val(self.X), ("self", "y"): Val(self.Y),
                   ("self", "vx"): Val(v, taint=self.vtaint), ("self", "vy"): Val(v, taint=self.vtaint)}
         shared.update({("state", n): Val(iv, taint=self.staint) for n, iv in state.items()})
@@ -286,12 +292,12 @@ class _Analysis:
         for i, r in enumerate(m.rules):
             ctx = self.context(f"r{i}", r.name, r.ir, r.refs)
             self.rules.append((ctx, r, self.rule_env(r.ir, r.refs)))
-        report = self.sites
-        self.mach.sites = {}
+        report, search = self.sites, {}
+        self.mach.sites = search
         state, stypes = self._initial_state()
         self.vb, self.pvb = self.v0, self.pv0
         self.vtaint = self.ptaint = self.staint = False
-        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32})
+        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32} | literals(self.mach, [r.ir for _, r, _ in self.rules]))
         steps = dict.fromkeys(state, 0)
         rounds = v_rounds = 0
         v_growing = b_growing = False
@@ -311,13 +317,14 @@ class _Analysis:
                 if rounds < MAX_ROUNDS:  # wrapped by an overflow elsewhere; later growth is the widening's
                     self.staint = self.staint or end[("state", n)].taint
                 else:  # widen the bound that moves: to the next parameter bound, or all the way
-                    new[n] = _widen(state[n], new[n], marks if steps[n] < 4 else I32)
+                    new[n] = widen(state[n], new[n], marks if steps[n] < WIDEN_STEPS else I32)
                     steps[n] += 1
             state = new
             if not grew_s and (not v_growing or rounds >= MAX_ROUNDS):
                 break
         self.mach.sites = report
         self.frame(state)
+        keep_roots(report, search)
         one = self.fx.one
         if v_growing:
             self.notes.append(f"velocity bounds still grew after {MAX_ROUNDS} frames of rules: the rules do not "
@@ -348,14 +355,6 @@ class _Analysis:
                 state[sv.name] = state[sv.name].hull(iv) if sv.name in state else iv
                 types[sv.name] = sv.type.value
         return state, types
-
-
-def _widen(old: Iv, new: Iv, marks) -> Iv:
-    """new's moving ends pushed out to the next of `marks` (sorted; or the
-    type's ends): a finite ladder, so the search stops."""
-    lo = old.lo if new.lo >= old.lo else max((v for v in marks if v <= new.lo), default=I32[0])
-    hi = old.hi if new.hi <= old.hi else min((v for v in marks if v >= new.hi), default=I32[1])
-    return Iv(lo, hi)
 
 
 def _speed(env, cur: int) -> tuple[int, bool]:

@@ -106,7 +106,8 @@ def check(h, params: dict, fixed_limit: int) -> tuple[dict, list]:
                  for n, t in scope.sums.items())
     local_list = tuple(Local(n, t, b, final.first.get((b, n))) for b in ("before", "each", "apply")
                        for n, t in scope.locals[b].items())
-    state = tuple(StateVar(n, scope.state[n], inits[n], h.state_pos[n]) for n in h.state if n in inits)
+    state = tuple(StateVar(n, scope.state[n], inits[n], h.state_pos[n], n in h.state_shared)
+                  for n in h.state if n in inits)
     pieces = dict(state=state, sums=sums, locals=local_list, before=before, each=each, apply=apply,
                   reads_before=_reads(scope, "before"),
                   reads_each=_reads(scope, "each"), reads_apply=_reads(scope, "apply"),

@@ -57,6 +57,7 @@ class Header:
     uses: tuple = ()
     state: dict = field(default_factory=dict)  # name -> untyped initial expression
     state_pos: dict = field(default_factory=dict)
+    state_shared: set = field(default_factory=set)  # names declared {init:, shared: true}
     before: tuple = ()
     each: tuple = ()
     apply: tuple = ()
@@ -218,7 +219,20 @@ def _state(node, h: Header, lines: list[str]) -> None:
             h.errors.append((pos, where, f"'{name}' is not a state name ([a-z][a-z0-9_]*)"))
             continue
         h.state_pos[name] = pos
-        vpos = value_pos(st, name)
+        holder, key = st, name
+        if _is_map(init):  # the long form {init: value, shared: true}
+            bad = [k for k in init if k not in ("init", "shared")]
+            if bad:
+                h.errors.append((key_pos(init, bad[0]), f"{where}.{bad[0]}", f"unknown key '{bad[0]}': a state's long "
+                                 "form is {init: value, shared: true}"))
+                continue
+            if not isinstance(init.get("shared", False), bool):
+                h.errors.append((value_pos(init, "shared"), f"{where}.shared", "shared is true or false"))
+                continue
+            if init.get("shared"):
+                h.state_shared.add(name)
+            holder, key, init = init, "init", init.get("init")
+        vpos = value_pos(holder, key)
         if init is None:
             h.errors.append((pos, where, f"state '{name}' needs an initial value (a number, or a role)"))
             h.state[name] = None  # still a state name, so apply's uses of it are not "unknown"
@@ -229,7 +243,7 @@ def _state(node, h: Header, lines: list[str]) -> None:
         elif isinstance(init, float):
             h.state[name] = s.Num(Fraction(str(init)), True, vpos)
         elif isinstance(init, str):
-            b = block(st, name, lines)
+            b = block(holder, key, lines)
             expr, problems = parse_expr(b) if not isinstance(b, str) else (None, [(vpos, b)])
             h.errors.extend((p, where, r) for p, r in problems)
             if expr is not None:

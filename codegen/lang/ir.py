@@ -202,6 +202,7 @@ class StateVar:
     type: Type
     initial: Expr  # evaluated at spawn: literals, roles, params, index, sections
     pos: Pos
+    shared: bool = False  # declared {init:, shared: true}: other rules may declare it alike (rule_set.py)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ not be named vx, vy (what a rule changes) or self, other, dx, dy, d2, dist,
 count (each's names).
 
 Attributes: other.<field> (each only; per kind: boids, predators and food
-have x y vx vy, obstacles x y r), self.<field>, and <section>.<field> for a
+have x y vx vy, obstacles x y r; a boid neighbour also the state its rule
+declares: other.<state>), self.<field>, and <section>.<field> for a
 section the rule declares in `uses:` (target: x y on; ledge: y left right;
 scouts: group1 group2). Nothing else has attributes.
 
@@ -138,8 +139,12 @@ class Scope:
                 return f"other.{fld} exists only inside each (the neighbour being visited)"
             kind = self.neighbours.of
             fields = KINDS[kind]
+            if kind == "boids" and fld in self.state and fld not in fields:  # the neighbour's declared state
+                return self._ref("other", fld, self.state[fld], pos)
             if fld not in fields:
-                return (f"{kind} have no field '{fld}' (fields: {', '.join(fields)}){hint(fld, fields)}")
+                names = [*fields, *(self.state if kind == "boids" else ())]
+                return (f"{kind} have no field '{fld}' (fields: {', '.join(names)}"
+                        f"{'' if kind != 'boids' else '; and the state this rule declares'}){hint(fld, names)}")
             return self._ref("other", fld, fields[fld], pos)
         if base in SECTIONS:
             if base not in self.uses:

@@ -16,6 +16,7 @@ from codegen.lang.ir import RuleIR, Type
 from codegen.spec.errors import SpecError, SpecIssue
 from codegen.lang.library import library
 from codegen.lang.ruledef import compile_rule
+from codegen.model.shared_state import state_issues
 
 # what a rule's neighbours or `uses:` need in the spec
 KIND_SECTIONS = {"predators": "predators", "obstacles": "obstacles", "food": "food"}
@@ -66,6 +67,7 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
     out: list[SpecIssue] = []
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
     uses = plain.get("rules") if isinstance(plain.get("rules"), list) else []
+    broken = _broken_defs(plain, rules)
     seen: dict[str, int] = {}
     zone_range: dict[str, tuple[str, int]] = {}
     for i, use in enumerate(uses):
@@ -73,6 +75,8 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
             continue
         name = use["rule"]
         ir = rules.get(name)
+        if ir is None and name in broken:  # its definition's own errors say what is wrong
+            continue
         if ir is None:
             out.append(loc8.issue(("rules", i, "rule"), f"unknown rule '{name}'{_near(name, rules)}; "
                                   f"`boidsgen rules` lists the library, `rule_defs:` defines your own"))
@@ -94,7 +98,14 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
                                       f"(rules.{j}); rules in one zone share one range"))
             else:
                 zone_range.setdefault(nb.zone, (rng, i))
-    return out
+    return out + state_issues(plain, loc8, rules)
+
+
+def _broken_defs(plain: dict, rules: dict) -> set:
+    """The spec's rule_defs that did not compile: their own located errors
+    are reported, so a use of one is not also an unknown rule (a cascade)."""
+    defs = plain.get("rule_defs")
+    return {n for n in defs if isinstance(n, str) and n not in rules} if isinstance(defs, dict) else set()
 
 
 def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict) -> list[SpecIssue]:
@@ -141,6 +152,8 @@ def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[S
         return []
     at, name = ("predators", "speed"), use["rule"]
     ir = rules.get(name)
+    if ir is None and name in _broken_defs(plain, rules):
+        return []
     if ir is None:
         return [loc8.issue((*at, "rule"), f"unknown rule '{name}'{_near(name, rules)}")]
     bad = [what for what, has in _NOT_FOR_MOVERS if has(ir)]

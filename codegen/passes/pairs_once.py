@@ -122,6 +122,8 @@ def refusal(m) -> str | None:
         for p in g.rules:
             if m.rules[p].ir.reads_each.index:
                 return f"rule {m.rules[p].name}'s each reads index"
+            if set(m.rules[p].ir.reads_each.other_fields) - {"x", "y", "vx", "vy"}:
+                return f"rule {m.rules[p].name}'s each reads a neighbour's state (the mirror has no copy of it)"
     for r in m.rules:
         if _returns(r.ir.before):
             return f"rule {r.name}'s before can return"

@@ -386,6 +386,14 @@ class NeighboursDef(Strict):
     pick: Literal["all", "nearest"] = "all"
 
 
+class StateDecl(Strict):
+    """A state's long form: `{init: 0, shared: true}` says other rules may
+    declare the same name (with the same type and initial value) and share it."""
+
+    init: Union[int, float, str]
+    shared: bool = False
+
+
 class RuleDefinition(Strict):
     """A rule in the rule language (docs/rules.md): roles, what it reads, and
     its blocks of Python-like statements."""
@@ -396,8 +404,8 @@ class RuleDefinition(Strict):
     roles: dict[Name, Literal["fixed", "int", "bool"]] = Field(default_factory=dict)
     neighbours: NeighboursDef | None = None
     uses: list[Literal["target", "ledge", "scouts"]] = Field(default_factory=list)
-    state: dict[Name, Union[int, float, str]] = Field(default_factory=dict,
-                                                      description="per-boid state: name -> initial value")
+    state: dict[Name, Union[int, float, str, StateDecl]] = Field(
+        default_factory=dict, description="per-boid state: name -> initial value, or {init:, shared: true}")
     before: str | None = Field(None, description="per boid, ahead of the neighbours; `return` ends its frame")
     each: str | None = Field(None, description="per neighbour in range")
     apply: str = Field(description="per boid, once")

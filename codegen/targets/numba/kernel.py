@@ -179,9 +179,16 @@ class StepBuilder:
                   "if sync:", f"{INDENT}ox = x.copy()", f"{INDENT}oy = y.copy()", f"{INDENT}ovx = vx.copy()",
                   f"{INDENT}ovy = vy.copy()", "else:", f"{INDENT}ox = x", f"{INDENT}oy = y", f"{INDENT}ovx = vx",
                   f"{INDENT}ovy = vy")
+        for name in self.other_state():  # a neighbour's state (other.<state>), by boid: order[s]
+            self.emit(1, f"o_{name} = a_{name}.copy() if sync else a_{name}")
         if self.arith == "fixed":
             self.emit(1, "use_grid, cell, cols, rows, start = grid_sort(sync and grid, box, x, y, vx, vy, ox, oy, "
                          "ovx, ovy, order)")
+
+    def other_state(self) -> list:
+        """The state names some rule's each reads of its neighbour."""
+        names = {s[0] for s in self.state}
+        return [n for n in dict.fromkeys(f for r in self.m.rules for f in r.ir.reads_each.other_fields) if n in names]
 
     def boid_body(self) -> None:
         m, d = self.m, 2

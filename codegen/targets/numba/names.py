@@ -13,6 +13,7 @@ the generated code:
   bx by bvx bvy      the boid (position at the frame's start, velocity as it changes)
   dx dy d2 dist      the pair (self - other)
   ox oy ovx ovy [s]  the other boids (slot s); px.. fdx.. obx.. [q] the other entities
+  o_<state>[order[s]]  a neighbour's state (a_<state>, or its copy at the frame's start)
   tx ty ton          the target; i the boid's index
 """
 from __future__ import annotations
@@ -98,6 +99,8 @@ class Names:
         if k == "pair":
             return PAIR[r.name]
         if k == "other":
+            if self.kind == "boids" and r.name not in OTHER["boids"]:  # a neighbour's state: its boid, order[s]
+                return f"o_{r.name}[order[s]]"
             return OTHER[self.kind][r.name]
         if k == "world":
             return self.world[r.name]
