@@ -31,7 +31,7 @@ STEER = """\
       if random_int(1, odds) == 1:
           d = (random() - 0.5) * 0.5
       a = clamp(d, -limit, limit)
-      s = hypot(vx, vy)
+      s = min(hypot(vx, vy), 10)
       ux, uy = unit(vx, vy)
       vx, vy = rotate(ux * s, uy * s, a)
       vx += sin(a) * 0.01
