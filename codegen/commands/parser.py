@@ -112,8 +112,9 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
-    p.add_argument("--target", choices=["host", "rp2040"], default="host",
-                   help="the firmware compared: the host build (default) or the RP2040 image in rp2040js")
+    p.add_argument("--target", choices=["host", "host-threads", "rp2040"], default="host",
+                   help="the firmware compared: the host build (default), the host build with a split update's "
+                   "two parts on two threads (RP2040 specs, synchronous, grid), or the RP2040 image in rp2040js")
     p.set_defaults(func=cli.cmd_parity)
 
     p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
