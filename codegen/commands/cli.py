@@ -69,11 +69,13 @@ def cmd_budget(a) -> int:
 
     if a.target == "rp2040":
         from codegen.targets.rp2040.budget import measure, table
+        from codegen.targets.rp2040.ram import ram_table
 
         seeds = list(dict.fromkeys(a.seeds))
         for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
-            m, rows = measure(a.spec, a.boids or [100, 200, 300, 400], a.frames, seeds, grid=grid)
-            print("\n".join(table(m, rows, seeds)))
+            boids = a.boids or ([400, 600, 800, 1000, 1200] if grid else [100, 200, 300, 400])
+            m, b, rows = measure(a.spec, boids, a.frames, seeds, grid=grid)
+            print("\n".join(table(m, rows, seeds) + ram_table(b.elf, m.spec.flock.capacity)), flush=True)
         return 0
     boids = a.boids or [100, 200, 500, 1000]
     if a.cost_table:  # refused before measuring anything

@@ -121,7 +121,8 @@ def build(cli) -> argparse.ArgumentParser:
                        "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
-                   help="flock sizes (default 100 200 500 1000)")
+                   help="flock sizes (default 100 200 500 1000; rp2040: 100 200 300 400, the grid 400 600 800 "
+                   "1000 1200)")
     p.add_argument("--warmup", type=_int_in(0, 100_000), default=300,
                    help="frames before the measured one (default 300)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
@@ -137,8 +138,8 @@ def build(cli) -> argparse.ArgumentParser:
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
                    help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
-    p.add_argument("--frames", type=_int_in(1, 100_000), default=100,
-                   help="rp2040: frames measured per N and seed (default 100)")
+    p.add_argument("--frames", type=_int_in(1, 100_000), default=1000,
+                   help="rp2040: frames measured per N and seed (default 1000: 3,000 over the 3 seeds)")
     p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=[1, 2, 3], metavar="S",
                    help="rp2040: the seeds (default 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)

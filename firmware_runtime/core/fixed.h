@@ -110,6 +110,10 @@ static inline int64_t fx_asr64(int64_t v, int s)
 #define FX_MIPS_MADD 1
 #endif
 
+/* The Cortex-M0+'s products from 16 x 16 partial products (FX_M0_PARTS), not
+ * __aeabi_lmul calls: fixed_parts.h. */
+#include "fixed_parts.h"
+
 /* FX_LOADED(v): v is in a register from here on, so its load issues before
  * this point. A hint for the M4K's load-use cycle, which no pass at -O1
  * hides: GCC keeps source order there (no scheduler) and sinks a load used
@@ -140,6 +144,8 @@ static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
     uint64_t hilo;
     __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_umul64_parts(a, b);
 #else
     return (uint64_t)a * b;
 #endif
@@ -154,6 +160,11 @@ static inline int64_t fx_smul64(int32_t a, int32_t b)
     int64_t hilo;
     __asm__("mult\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    /* the unsigned product less 2^32 b for a < 0 and 2^32 a for b < 0, modulo 2^64 */
+    const uint64_t p = fx_umul64_parts((uint32_t)a, (uint32_t)b);
+    const uint32_t hi = (uint32_t)(p >> 32) - (a < 0 ? (uint32_t)b : 0u) - (b < 0 ? (uint32_t)a : 0u);
+    return (int64_t)(((uint64_t)hi << 32) | (uint32_t)p);
 #else
     return (int64_t)a * b;
 #endif
@@ -203,6 +214,8 @@ static inline uint64_t fx_d2(fx dx, fx dy)
     uint64_t hilo;
     __asm__("mult\t%1, %1\n\tmadd\t%2, %2" : "=x"(hilo) : "d"(dx), "d"(dy));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_usq64_parts(fx_uabs(dx)) + fx_usq64_parts(fx_uabs(dy));
 #else
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
 #endif
@@ -215,6 +228,8 @@ static inline uint64_t fx_sq64(fx r)
     uint64_t hilo;
     __asm__("mult\t%1, %1" : "=x"(hilo) : "d"(r));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_usq64_parts(fx_uabs(r));
 #else
     return (uint64_t)((int64_t)r * r);
 #endif
