@@ -73,7 +73,7 @@ def cmd_budget(a) -> int:
 
         seeds = list(dict.fromkeys(a.seeds))
         for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
-            boids = a.boids or ([400, 600, 800, 1000, 1200] if grid else [100, 200, 300, 400])
+            boids = a.boids or ([400, 600, 800, 1000] if grid else [100, 200, 300, 400])
             m, b, rows = measure(a.spec, boids, a.frames, seeds, grid=grid)
             print("\n".join(table(m, rows, seeds) + ram_table(b.elf, m.spec.flock.capacity)), flush=True)
         return 0

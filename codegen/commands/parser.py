@@ -122,7 +122,7 @@ def build(cli) -> argparse.ArgumentParser:
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
                    help="flock sizes (default 100 200 500 1000; rp2040: 100 200 300 400, the grid 400 600 800 "
-                   "1000 1200)")
+                   "1000)")
     p.add_argument("--warmup", type=_int_in(0, 100_000), default=300,
                    help="frames before the measured one (default 300)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
