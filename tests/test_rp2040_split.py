@@ -59,6 +59,21 @@ def test_two_threads_are_bit_exact_with_the_simulator(scouts_split, sets, capsys
     assert rc == 0 and "200 frames x 300 boids bit-exact" in out and "two threads" in out, out
 
 
+def test_the_window_sums_split_too(tmp_path, capsys):
+    """At capacity 100 the own band goes by its window's sums (window_sums.py): one window a part."""
+    from codegen.output.pipeline import load
+    from codegen.output.render import render
+
+    require_tool("gcc")
+    spec = split_spec(tmp_path, "scouts_vga")
+    two = render(load(spec))["firmware/boids_flock.c"]
+    assert "} band_sums[2];" in two and "band_win.hi[wk + 1] = o_end;" in two and "split.h" in two
+    for seed in ("2", "9"):
+        rc = main(["parity", str(spec), "--target", "host-threads", "--frames", "200", "--seed", seed])
+        out = capsys.readouterr().out
+        assert rc == 0 and "200 frames x 100 boids bit-exact" in out, out
+
+
 def test_two_threads_with_predators_are_bit_exact(tmp_path, capsys):
     require_tool("gcc")
     spec = split_spec(tmp_path, "predator_vga")
@@ -103,8 +118,7 @@ def test_the_board_image_runs_part_one_on_core_1(rp2040_tools, scouts_split):  #
 
 
 def test_the_budget_computes_the_two_core_frame_from_the_split_parts(rp2040_tools, capsys):  # noqa: F811
-    """--variant grid at capacity 300 is split (at 100 the window's sums are chosen: not split): the emulated
-    one-core frame and the computed two-core one beside it."""
+    """--variant grid is split: the emulated one-core frame and the computed two-core one beside it."""
     assert main(["budget", str(ROOT / "spec" / "scouts_vga.yaml"), "--target", "rp2040", "--variant", "grid",
                  "--boids", "300", "--frames", "6", "--seeds", "1"]) == 0
     out = capsys.readouterr().out

@@ -45,7 +45,7 @@ def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
     fc, guard, flock_f = flock_c_copies(m, low)
     two = split.wants_split(m, fc, flock_f)  # the two-part synchronous update (RP2040 specs)
     return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel, split=two,
-                split_ring=split.ring_lines)
+                split_ring=split.ring_lines, split_window=split.window_lines)
 
 
 def render(m: GenModel, outdir: Path | None = None, project: Path | None = None) -> dict[str, str]:

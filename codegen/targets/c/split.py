@@ -11,8 +11,9 @@ keeping only those visits' sums for its first band.
 
 Printed only for a spec whose board.target names the RP2040 (no other
 board has a second core; every other spec's output stays as it was), in
-synchronous order with the grid, and without the window's sums (their
-sliding state is not split)."""
+synchronous order with the grid. The own band's window sums
+(window_sums.py) slide along a band like the band windows, so each part has
+its own."""
 from __future__ import annotations
 
 PARTS = 2
@@ -23,7 +24,7 @@ def wants_split(m, *copies) -> bool:
     if "rp2040" not in m.spec.board.targets or m.spec.update_order != "synchronous":
         return False
     live = [c for c in copies if c is not None]
-    return bool(live) and all(c.grid and not getattr(c, "window", None) for c in live)
+    return bool(live) and all(c.grid for c in live)
 
 
 def ring_lines(lines: list) -> list:
@@ -34,4 +35,17 @@ def ring_lines(lines: list) -> list:
         if ln == "static pair_ring_t pair_ring;":
             ln = f"static pair_ring_t pair_ring[{PARTS}]; /* one a part (split.h): the step's ring is its part's */"
         out.append(ln.replace("(char *)&pair_ring + ", "(char *)ring + ").replace("&pair_ring.plane0[", "&ring->plane0["))
+    return out
+
+
+def window_lines(lines: list) -> list:
+    """The window's printed lines (window.py: struct, reset, walk) with one window a part: the band
+    windows' part offset `wk` (flock_step_grid.j2) and the part's running sums."""
+    out = []
+    for ln in lines:
+        if ln == "} band_sums;":
+            ln = f"}} band_sums[{PARTS}]; /* one a part (split.h) */"
+        for k in ("end", "hi", "lo"):
+            ln = ln.replace(f"band_win.{k}[1]", f"band_win.{k}[wk + 1]")
+        out.append(ln.replace("band_sums.", "band_sums[part > 0]."))
     return out
