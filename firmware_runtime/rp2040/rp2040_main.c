@@ -23,7 +23,6 @@
 #include "boids_app.h"
 #include "boids_config.h"
 #include "boids_flock.h"
-#include "cmd_keep.h"
 #include "platform.h"
 #include "platform_rp2040.h"
 #include "split_rp2040.h"
@@ -32,6 +31,7 @@
 extern flock_t boids_flock;
 
 #if BOIDS_RP2040_HEADLESS
+#include "cmd_keep.h"
 #include "serial_cmd.h"
 #include "trace_out.h"
 
