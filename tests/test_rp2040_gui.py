@@ -18,7 +18,8 @@ SYNC = 120.0  # seconds for connect + `watch on` + reset: rp2040js runs at about
 STEP = 90.0  # seconds for the frames after the change
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.slow
+@pytest.mark.timeout(600)  # about 1.5 min here: the board image with its PIO stepped per clock
 def test_board_mode_stays_in_step_with_the_emulated_board(display, scouts_rp2040):  # noqa: F811
     from codegen.targets.rp2040.pty_board import PtyBoard
     from pysim.gui.board_mode import IN_STEP as GREEN
