@@ -210,11 +210,16 @@ def test_budget_by_execution_splits_each_frame_and_grows_with_the_flock(scouts_r
     assert main(["budget", str(SCOUTS), "--target", "rp2040", "--variant", "spec", "--boids", "20", "80",
                  "--frames", "12", "--seeds", "1", "2"]) == 0
     out = capsys.readouterr().out
-    rows = {int(r.split()[0]): r.split() for r in out.splitlines() if r.strip()[:1].isdigit()}
+    rows = {int(r.split()[0]): r.split() for r in out.splitlines() if r.strip()[:1].isdigit() and "B" not in r}
     assert set(rows) == {20, 80} and all(r[1] == "24" for r in rows.values()), out
     upd20, upd80 = float(rows[20][2]), float(rows[80][2])
     assert 0 < upd20 and upd80 > 4 * upd20, out  # 4x the boids, more than 4x the update
+    assert all(int(r[6].replace(",", "")) > 0 for r in rows.values()), out  # the serial thread's share
     assert "largest N measured at 30 fps in every frame on one core: 80" in out, out
+    assert "both cores: this update is not split" in out, out  # sequential: core 0 alone
+    ram = [ln.split() for ln in out.splitlines() if ln.strip().endswith("640x480)") or " %  " in ln]
+    assert sum(int(r[0].replace(",", "")) for r in ram) == 264 * 1024, out  # where all of the SRAM goes
+    assert any(r[0] == "153,600" for r in ram), out  # the framebuffer
 
 
 def test_without_rp2040js_the_emulator_says_how_to_install_it(monkeypatch, tmp_path):

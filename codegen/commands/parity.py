@@ -50,11 +50,30 @@ def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, ta
     else:
         out = output_dir(spec_path, spec.name)
     exe = build_host(spec_path, m, out, bdir)
+    if target == "host-threads":
+        exe = threads_build(spec_path, out, bdir)
     if target == "rp2040":
         from codegen.targets.rp2040.build import build_rp2040
 
         exe = build_rp2040(spec_path, m, out, bdir).headless_elf
     return m, exe, load_generated_model(spec_path, m, out)
+
+
+THREADS_FLAGS = "-O2 -DBOIDS_SPLIT_THREADS=1 -pthread"  # split.h: the update's second part on a thread
+
+
+def threads_build(spec_path, out: Path, bdir: Path) -> Path:
+    """The host firmware with the split update's two parts on two threads (split.h), in bdir/threads/."""
+    from codegen.output.safe_paths import prepare_folder
+    from codegen.spec.project import project_root
+    from codegen.targets.host.make_run import make
+
+    if '#include "split.h"' not in (out / "firmware" / "boids_flock.c").read_text():
+        raise BuildError("--target host-threads: this spec's update is not split in two (only a spec whose "
+                         "board.target names the RP2040, in synchronous order with performance.grid, is)")
+    build = prepare_folder(bdir / "threads", project_root(spec_path))
+    make(out / "firmware", "host", build, [f"HOST_CFLAGS={THREADS_FLAGS}"])
+    return build / "boids_host"
 
 
 def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets) -> str:
@@ -89,7 +108,8 @@ def simulator_trace(model, frames: int, seed: int, boids: int | None, sets, arit
 def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int | None = None,
                sets=(), order: str | None = None, fmt: str | None = None,
                target: str | None = None) -> ParityResult:
-    """target None or 'host': the host build; 'rp2040': the RP2040 image in rp2040js."""
+    """target None or 'host': the host build; 'host-threads': the host build with a split update on two
+    threads; 'rp2040': the RP2040 image in rp2040js."""
     from pysim.trace import compare
 
     m, exe, model = prepare(spec_path, order, fmt, target)
@@ -107,7 +127,7 @@ def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int 
     t1 = time.perf_counter()
     p = simulator_trace(model, frames, seed, boids, sets)
     t2 = time.perf_counter()
-    board = " in rp2040js" if target == "rp2040" else ""
+    board = {"rp2040": " in rp2040js", "host-threads": ", the update's two parts on two threads"}.get(target, "")
     where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}{board}"
     diff = compare(c.splitlines(), p.splitlines())
     times = f"firmware {t1 - t0:.2f} s, simulator {t2 - t1:.2f} s"

@@ -112,15 +112,17 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
-    p.add_argument("--target", choices=["host", "rp2040"], default="host",
-                   help="the firmware compared: the host build (default) or the RP2040 image in rp2040js")
+    p.add_argument("--target", choices=["host", "host-threads", "rp2040"], default="host",
+                   help="the firmware compared: the host build (default), the host build with a split update's "
+                   "two parts on two threads (RP2040 specs, synchronous, grid), or the RP2040 image in rp2040js")
     p.set_defaults(func=cli.cmd_parity)
 
     p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
                        "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
     p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
-                   help="flock sizes (default 100 200 500: each fits the PIC32 in both variants)")
+                   help="flock sizes (default 100 200 500: each fits the PIC32 in both variants; rp2040: 100 200 300 "
+                   "400, the grid 400 600 800 1000)")
     p.add_argument("--warmup", type=_int_in(0, 100_000), default=None,
                    help="PIC32: measure ONE frame, after this many (the one-frame table; --profile's default 300); "
                    "without it (and --profile, --cost-table) the budget runs every frame of --frames")
@@ -138,7 +140,8 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
                    help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
     p.add_argument("--frames", type=_int_in(1, 100_000), default=None,
-                   help="frames after spawn measured per N and seed, every one (default: PIC32 3000, rp2040 100)")
+                   help="frames after spawn measured per N and seed, every one (default: PIC32 3000; rp2040 1000, "
+                   "3,000 over the 3 seeds)")
     p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=None, metavar="S",
                    help="the seeds (default: PIC32 1 2 3 4 5, rp2040 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)

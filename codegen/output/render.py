@@ -40,8 +40,14 @@ def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
     if already run), and the guarded copy of the step where there is one."""
     from codegen.targets.pic32.pass_list import flock_c_copies
 
+    from codegen.targets.c import split
+
     fc, guard, flock_f = flock_c_copies(m, low)
-    return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel)
+    two = split.wants_split(m, fc, flock_f)  # the two-part synchronous update (RP2040 specs)
+    if two and flock_f is not None:  # the parts keep the whole-frame fallback: the flagged twin (pairs_once.py) is one part's
+        flock_f.flagged_copy = None
+    return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel, split=two,
+                split_ring=split.ring_lines, split_window=split.window_lines)
 
 
 def render(m: GenModel, outdir: Path | None = None, project: Path | None = None) -> dict[str, str]:

@@ -91,11 +91,19 @@ class RingPlan:
         return self.plane_bytes * len(self.planes)
 
 
-def ring_size(capacity: int, entry: int = 32) -> int:
+RING_BYTES_RP2040 = 16384  # a board with 264 KB: 256 entries of 64 B, a ring a core (the split, split.h)
+
+
+def ring_bytes(m) -> int:
+    """The ring's most RAM for the spec's boards: RING_BYTES (the PIC32's 32 KB) unless the RP2040 is the only one."""
+    return RING_BYTES_RP2040 if set(m.spec.board.targets) == {"rp2040"} else RING_BYTES
+
+
+def ring_size(capacity: int, entry: int = 32, most: int = RING_BYTES) -> int:
     """Accumulator sets in the ring: a power of two (the index is a mask),
-    the capacity's if RING_BYTES allows, else as many as fit in it."""
+    the capacity's if `most` bytes allow, else as many as fit in them."""
     r = 1
-    while r < capacity and 2 * r * entry <= RING_BYTES:
+    while r < capacity and 2 * r * entry <= most:
         r *= 2
     return r
 
@@ -169,7 +177,7 @@ def plan(m) -> RingPlan:
         while p2 < _bytes(fs):
             p2 *= 2
         planes, plane_bytes = (tuple(fs),), p2
-    return RingPlan(ring_size(m.spec.flock.capacity, plane_bytes * len(planes)), planes, plane_bytes,
+    return RingPlan(ring_size(m.spec.flock.capacity, plane_bytes * len(planes), ring_bytes(m)), planes, plane_bytes,
                     plane_bytes == width)
 
 

@@ -110,6 +110,38 @@ static inline int64_t fx_asr64(int64_t v, int s)
 #define FX_MIPS_MADD 1
 #endif
 
+/* The Cortex-M0+ (ARMv6-M: the RP2040) multiplies 32 x 32 -> 32 bits only
+ * (MULS, one cycle); GCC builds every 64-bit product as a call to
+ * __aeabi_lmul, a 64 x 64 product (the pico-sdk's: four MULS and their
+ * carries, plus the call, the sign words and the return: 17 % of a frame's
+ * update at 400 boids). FX_M0_PARTS: fx_umul64, fx_smul64, fx_d2, fx_sq64
+ * (and fx_mulhi_u32, fx_mul, the zone tests over them) from 16 x 16 partial
+ * products inline: four MULS for a product, three for a square, the same
+ * 64-bit numbers. FX_PARTIAL_PRODUCTS selects them on any GCC (the unit test
+ * on the host, tests/test_fixed_parts.py), FX_NO_PARTIAL_PRODUCTS never. */
+#if (defined(__ARM_ARCH_6M__) || defined(FX_PARTIAL_PRODUCTS)) && defined(FX_GCC_SEMANTICS) \
+    && !defined(FX_NO_PARTIAL_PRODUCTS) && !defined(FX_MIPS_MADD)
+#define FX_M0_PARTS 1
+/* a b = (ah 2^16 + al)(bh 2^16 + bl): each 16 x 16 product below 2^32; the
+ * middle two summed carry into bit 48 at most once */
+static inline uint64_t fx_umul64_parts(uint32_t a, uint32_t b)
+{
+    const uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+    const uint32_t ll = al * bl, lh = al * bh, mid = lh + ah * bl;
+    const uint32_t lo = ll + (mid << 16);
+    const uint32_t hi = ah * bh + (mid >> 16) + ((uint32_t)(mid < lh) << 16) + (uint32_t)(lo < ll);
+    return ((uint64_t)hi << 32) | lo;
+}
+/* a^2 = ah^2 2^32 + (al ah) 2^17 + al^2: three products */
+static inline uint64_t fx_usq64_parts(uint32_t a)
+{
+    const uint32_t al = a & 0xFFFFu, ah = a >> 16, ll = al * al, m = al * ah;
+    const uint32_t lo = ll + (m << 17);
+    const uint32_t hi = ah * ah + (m >> 15) + (uint32_t)(lo < ll);
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
 /* FX_LOADED(v): v is in a register from here on, so its load issues before
  * this point. A hint for the M4K's load-use cycle, which no pass at -O1
  * hides: GCC keeps source order there (no scheduler) and sinks a load used
@@ -140,6 +172,8 @@ static inline uint64_t fx_umul64(uint32_t a, uint32_t b)
     uint64_t hilo;
     __asm__("multu\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_umul64_parts(a, b);
 #else
     return (uint64_t)a * b;
 #endif
@@ -154,6 +188,11 @@ static inline int64_t fx_smul64(int32_t a, int32_t b)
     int64_t hilo;
     __asm__("mult\t%1, %2" : "=x"(hilo) : "d"(a), "d"(b));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    /* the unsigned product less 2^32 b for a < 0 and 2^32 a for b < 0, modulo 2^64 */
+    const uint64_t p = fx_umul64_parts((uint32_t)a, (uint32_t)b);
+    const uint32_t hi = (uint32_t)(p >> 32) - (a < 0 ? (uint32_t)b : 0u) - (b < 0 ? (uint32_t)a : 0u);
+    return (int64_t)(((uint64_t)hi << 32) | (uint32_t)p);
 #else
     return (int64_t)a * b;
 #endif
@@ -203,6 +242,8 @@ static inline uint64_t fx_d2(fx dx, fx dy)
     uint64_t hilo;
     __asm__("mult\t%1, %1\n\tmadd\t%2, %2" : "=x"(hilo) : "d"(dx), "d"(dy));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_usq64_parts(fx_uabs(dx)) + fx_usq64_parts(fx_uabs(dy));
 #else
     return (uint64_t)((int64_t)dx * dx) + (uint64_t)((int64_t)dy * dy);
 #endif
@@ -215,6 +256,8 @@ static inline uint64_t fx_sq64(fx r)
     uint64_t hilo;
     __asm__("mult\t%1, %1" : "=x"(hilo) : "d"(r));
     return hilo;
+#elif defined(FX_M0_PARTS)
+    return fx_usq64_parts(fx_uabs(r));
 #else
     return (uint64_t)((int64_t)r * r);
 #endif

@@ -27,8 +27,8 @@ static inline int32_t fx_d2_zones(fx dx, fx dy, fx r, fx a, fx b, int32_t *outer
     *outer = out;
     return inner;
 #else
-    const int64_t e = (int64_t)fx_d2(dx, dy) - (int64_t)r * r;
-    *outer = e - (int64_t)a * b < 0 ? -1 : 0;
+    const int64_t e = (int64_t)fx_d2(dx, dy) - (int64_t)fx_sq64(r); /* r^2 <= 2^62 */
+    *outer = e - fx_smul64(a, b) < 0 ? -1 : 0;
     return e < 0 ? -1 : 0;
 #endif
 }
@@ -43,7 +43,7 @@ static inline int32_t fx_d2_within(fx dx, fx dy, fx r)
     __asm__("mult\t%1, %1\n\tmadd\t%2, %2\n\tmsub\t%3, %3\n\tmfhi\t%0" : "=d"(e) : "d"(dx), "d"(dy), "d"(r) : "hi", "lo");
     return e;
 #else
-    return (int64_t)fx_d2(dx, dy) - (int64_t)r * r < 0 ? -1 : 0;
+    return (int64_t)fx_d2(dx, dy) - (int64_t)fx_sq64(r) < 0 ? -1 : 0;
 #endif
 }
 /* d2's high word (mult, madd, mfhi), and r^2's. Against r^2, the word

@@ -1,7 +1,8 @@
 /* rp2040_main.c - the RP2040 firmware's entry point.
  *
- * The board image: platform and VGA start-up, then the lab's round-robin
- * scheduler over the generated threads, forever.
+ * The board image: platform and VGA start-up, core 1 launched into its
+ * wait for a part of the flock update (split_rp2040.c), then the lab's
+ * round-robin scheduler over the generated threads on core 0, forever.
  *
  * The headless image (BOIDS_RP2040_HEADLESS; what `boidsgen parity --target
  * rp2040` runs in the emulator): lines on UART0 first, each a command
@@ -22,14 +23,15 @@
 #include "boids_app.h"
 #include "boids_config.h"
 #include "boids_flock.h"
-#include "cmd_keep.h"
 #include "platform.h"
 #include "platform_rp2040.h"
+#include "split_rp2040.h"
 #include "vga.h"
 
 extern flock_t boids_flock;
 
 #if BOIDS_RP2040_HEADLESS
+#include "cmd_keep.h"
 #include "serial_cmd.h"
 #include "trace_out.h"
 
@@ -102,6 +104,7 @@ int main(void)
 {
     plat_init();
     vga_init();
+    rp2040_split_start(); /* core 1: its part of a synchronous update (split.h), nothing else */
     boids_app_reset(BOIDS_SEED, -1);
     for (;;) boids_app_run();
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.targets.host.make_run import BuildError
@@ -19,14 +19,15 @@ class EmulatorRun:
     uart: bytes
     cycles: int
     end: str  # "bkpt": the image stopped itself; "budget": --max-cycles ran out
+    pc: dict = field(default_factory=dict)  # pc_counts' names -> cycles spent with the PC in their range
 
 
 def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: bool = False,
               dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None,
-              marks: Path | None = None) -> EmulatorRun:
+              marks: Path | None = None, pc_counts: tuple[tuple[str, int, int], ...] = ()) -> EmulatorRun:
     """dumps: (address, size, file) at the end or (address, size, file, cycle) once cycle cycles have run;
     gpio_log: (file, first GPIO, how many, from cycle): their changes; marks: a file for the BKPT #n marks
-    (runner/run.mjs)."""
+    (runner/run.mjs); pc_counts: (name, start, end) address ranges whose cycles are counted."""
     node, lib = emulator()
     with tempfile.TemporaryDirectory(prefix="boidsgen-rp2040-") as tmp:
         feed = Path(tmp) / "uart0.in"
@@ -40,6 +41,8 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
             cmd += ["--dump", ":".join(str(v) for v in d)]
         if marks:
             cmd += ["--marks", str(marks)]
+        for name, start, end in pc_counts:
+            cmd += ["--pc-count", f"{name}:{start}:{end}"]
         if gpio_log:
             path, first, count, start = gpio_log
             cmd += ["--gpio-log", str(path), "--gpio-first", str(first), "--gpio-count", str(count),
@@ -53,14 +56,28 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
         last = json.loads(err[-1])
     except (IndexError, ValueError):
         raise BuildError(f"rp2040js runner failed ({res.returncode}): {' '.join(err[-5:])}") from None
-    return EmulatorRun(res.stdout, int(last["cycles"]), str(last["end"]))
+    return EmulatorRun(res.stdout, int(last["cycles"]), str(last["end"]),
+                       {str(k): int(v) for k, v in last.get("pc", {}).items()})
+
+
+def symbols(elf: Path) -> dict[str, tuple[int, int, str]]:
+    """name -> (address, size, nm's type letter) of the image's sized symbols (arm-none-eabi-nm -S);
+    a Thumb function's address without its mode bit."""
+    res = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, timeout=60)
+    if res.returncode != 0:
+        raise BuildError(f"arm-none-eabi-nm {elf} failed: {res.stderr.strip()}")
+    out = {}
+    for line in res.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            addr = int(parts[0], 16)
+            out[parts[3]] = (addr & ~1 if parts[2] in "tT" else addr, int(parts[1], 16), parts[2])
+    return out
 
 
 def symbol(elf: Path, name: str) -> tuple[int, int]:
     """(address, size) of a data symbol of the image (arm-none-eabi-nm)."""
-    res = subprocess.run(["arm-none-eabi-nm", "-S", str(elf)], capture_output=True, text=True, timeout=60)
-    for line in res.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[3] == name:
-            return int(parts[0], 16), int(parts[1], 16)
-    raise BuildError(f"{elf}: no symbol {name}")
+    found = symbols(elf).get(name)
+    if found is None:
+        raise BuildError(f"{elf}: no symbol {name}")
+    return found[0], found[1]

@@ -24,7 +24,8 @@ TEMPLATES = ("CMakeLists.txt", "pico_sdk_import.cmake")
 GENERATED_SOURCES = ("boids_params.c", "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c")
 RUNTIME_SOURCES = tuple(f"core/{f}" for f in (
     "fxdecimal.c", "serial_cmd.c", "cmd_reply.c", "cmd_core.c", "adaptive_spawn.c", "course.c", "state_io.c",
-    "watch.c", "draw.c", "font5x7.c", "fb4.c")) + ("rp2040/platform_rp2040.c", "rp2040/vga.c", "rp2040/rp2040_main.c")
+    "watch.c", "draw.c", "font5x7.c", "fb4.c")) + ("rp2040/platform_rp2040.c", "rp2040/vga.c", "rp2040/split_rp2040.c",
+                                             "rp2040/rp2040_main.c")
 RUNTIME_INCLUDES = ("core", "rp2040")  # firmware_runtime's folders the image includes from
 
 

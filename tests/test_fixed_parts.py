@@ -1,0 +1,73 @@
+"""fixed.h's Cortex-M0+ products (FX_M0_PARTS: 16 x 16 partial products
+in place of __aeabi_lmul calls, issue 36) against the exact integers, on
+edge cases and random operands: the same driver built with them
+(-DFX_PARTIAL_PRODUCTS, on the host) and with the portable products, both
+held to Python's arithmetic. On the RP2040 itself they run in every rp2040js
+parity test (tests/test_rp2040.py, tests/test_rp2040_split.py); that
+arm-none-eabi-gcc for the Cortex-M0+ selects them is checked here too."""
+from __future__ import annotations
+
+import random
+import subprocess
+
+import pytest
+
+from tests.conftest import RUNTIME, compile_c, require_tool
+from tests.deadline import RUN
+
+EDGES = [0, 1, 2, 0x7FFF, 0x8000, 0xFFFF, 0x10000, 0x10001, 0x1FFFF, 0xFFFF0000, 0xFFFF8000, 0x7FFFFFFF,
+         0x80000000, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF, 0x00FFFFFF, 0x40000000, 0x3FFFFFFF, 0xC0000000]
+FRAC = 16
+
+
+def s32(u: int) -> int:
+    return u - (1 << 32) if u & 0x80000000 else u
+
+
+def expected(a: int, b: int, r: int) -> str:
+    sa, sb, sr = s32(a), s32(b), s32(r)
+    d2 = sa * sa + sb * sb
+    inner = outer = within = 0
+    if abs(sa) < 1 << 30 and abs(sb) < 1 << 30 and abs(sr) < 1 << 30:
+        inner = -1 if d2 < sr * sr else 0
+        outer = -1 if d2 < sr * sr + (sr >> 1) * (sr >> 2) else 0
+        within = -1 if d2 < sr * sr else 0
+    mul = s32(((sa * sb) >> FRAC) & 0xFFFFFFFF)
+    return f"{a * b} {sa * sb} {(a * b) >> 32} {d2} {sa * sa} {inner} {outer} {within} {mul}"
+
+
+@pytest.fixture(scope="module")
+def operands():
+    rng = random.Random(36)
+    rows = [(a, b, r) for a in EDGES for b in EDGES for r in (0, 1, 0x28_0000, 0x7FFF_FFFF)]
+    rows += [(rng.getrandbits(32), rng.getrandbits(32), rng.getrandbits(24)) for _ in range(20_000)]
+    rows += [(rng.getrandbits(rng.randint(1, 32)), rng.getrandbits(rng.randint(1, 32)), rng.getrandbits(23))
+             for _ in range(20_000)]  # small words too: the partial products' carries at every width
+    return rows
+
+
+@pytest.mark.parametrize("parts", [True, False], ids=["partial-products", "portable"])
+def test_the_products_are_the_exact_integers(tmp_path, operands, parts):
+    exe = compile_c([RUNTIME.parent / "tests" / "c" / "parts_driver.c"], tmp_path / "parts",
+                    {"FX_FRAC_BITS": FRAC, **({"FX_PARTIAL_PRODUCTS": 1} if parts else {})}, [RUNTIME / "core"])
+    feed = "".join(f"{a:x} {b:x} {r:x}\n" for a, b, r in operands)
+    res = subprocess.run([str(exe)], input=feed, capture_output=True, text=True, timeout=RUN)
+    assert res.returncode == 0, res.stderr
+    assert ("parts" in res.stderr) == parts  # the path under test is the one compiled
+    got = res.stdout.splitlines()
+    assert len(got) == len(operands)
+    for (a, b, r), line in zip(operands, got):
+        assert line == expected(a, b, r), (hex(a), hex(b), hex(r))
+
+
+def test_the_cortex_m0plus_build_selects_them(tmp_path):
+    gcc = require_tool("arm-none-eabi-gcc")
+    src = tmp_path / "t.c"
+    src.write_text('#include "fixed.h"\n')
+    res = subprocess.run([gcc, "-mcpu=cortex-m0plus", "-mthumb", "-DFX_FRAC_BITS=16", f"-I{RUNTIME / 'core'}",
+                          "-dM", "-E", str(src)], capture_output=True, text=True, timeout=RUN)
+    assert res.returncode == 0, res.stderr
+    assert "#define FX_M0_PARTS 1" in res.stdout
+    res = subprocess.run(["gcc", "-DFX_FRAC_BITS=16", f"-I{RUNTIME / 'core'}", "-dM", "-E", str(src)],
+                         capture_output=True, text=True, timeout=RUN)
+    assert "FX_M0_PARTS" not in res.stdout  # the host keeps its own products
