@@ -27,7 +27,9 @@ def predator_frame(an, pvb: int):
         env = hunt_step(an, pr.hunt, env)
     for mr in an.m.predator_motion:
         ctx = an.context(f"pred:{mr.name}", f"predators: {mr.name}", mr.ir, mr.refs)
-        env, ret = an.run_block(ctx, an.rule_env(mr.ir, mr.refs), mr.ir.apply, env)
+        er = an.rule_env(mr.ir, mr.refs)
+        extra = an.visit(ctx, mr.ir, er, env, whole=True) if mr.ir.neighbours else None
+        env, ret = an.run_block(ctx, er, mr.ir.apply, env, extra)
         env = join_envs(env, *ret)
         if env is None:
             return None

@@ -136,9 +136,10 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
 
 
 # what a predator's own rule may not read: it runs on one predator, outside the boids' loop
-_NOT_FOR_MOVERS = (("neighbours", lambda ir: ir.neighbours), ("state", lambda ir: ir.state),
+_NOT_FOR_MOVERS = (("neighbours other than boids", lambda ir: ir.neighbours and ir.neighbours.of != "boids"),
+                   ("state", lambda ir: ir.state),
                    ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
-                   ("index", lambda ir: ir.reads_apply.index), ("count", lambda ir: ir.reads_apply.count),
+                   ("index", lambda ir: ir.reads_apply.index), ("count without neighbours", lambda ir: ir.reads_apply.count and not ir.neighbours),
                    ("the target", lambda ir: ir.reads_apply.world),
                    ("random draws", lambda ir: ir.draws))
 
@@ -159,6 +160,7 @@ def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[S
     bad = [what for what, has in _NOT_FOR_MOVERS if has(ir)]
     if bad:
         return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; a predator's own rule may read "
-                           "only its x, y, vx, vy, its roles, parameters and the screen")]
+                           "only its x, y, vx, vy, its roles, parameters, the screen and, with neighbours: {of: boids}, "
+                           "the boids (their count, sums, pick: nearest)")]
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
     return _bind_issues(loc8, at, use, name, ir, params)

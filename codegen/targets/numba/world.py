@@ -55,12 +55,56 @@ def predators_step(b) -> None:
                 b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [off, fac], 'offset * hunt.factor', fb=True)], 'v + ...')}")
     me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
     for k, mr in enumerate(m.predator_motion):
-        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}")
+        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}",
+                      count=f"pm{k}_count", kind="flock")
+        if mr.ir.neighbours:
+            names.block = "each"
+            em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
+            _boids_loop(b, mr, k, d, em)
+            names.block = "apply"
         em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
         b.take(em, em.block(mr.ir.apply, d))
     b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
            f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
     b.record(d, "predator", "k")
+
+
+def _boids_loop(b, mr, k: int, d: int, e) -> None:
+    """A predator's own rule over the boids (their positions as predators_step
+    reads them): the twin of pairs.entity_rule's loop, then its count and sums."""
+    nb, fl = mr.ir.neighbours, b.arith == "float"
+    p, zero = f"pm{k}", "0.0" if fl else "ZERO64"
+    b.emit(d, f"{p}_count = 0")
+    for sm in mr.ir.sums:
+        b.emit(d, f"{p}_{sm.name} = {b.zero_sum(sm.type)}")
+    tests = []
+    if nb.within:
+        b.emit(d, f"{p}_w2 = {b.call(e, 'sq64', ['p_' + mr.refs[nb.within]], f'sq({nb.within})')}")
+        tests.append(f"d2 < {p}_w2")
+    if not nb.coincident:
+        tests.append(f"d2 != {zero}")
+    head = [f"dx = {b.call(e, 'sub', ['ex', 'x[q]'], 'x - other.x')}",
+            f"dy = {b.call(e, 'sub', ['ey', 'y[q]'], 'y - other.y')}",
+            f"d2 = {b.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}"]
+    body = d + 1
+    if nb.pick == "nearest":
+        b.emit(d, f"{p}_best = -1", f"{p}_bd2 = {f'{p}_w2' if nb.within else zero}", "for q in range(n):")
+        b.emit(d + 1, *head)
+        better = f"d2 < {p}_bd2" if nb.within else f"({p}_best < 0 or d2 < {p}_bd2)"
+        b.emit(d + 1, f"if {' and '.join(tests + [better])}:",
+               f"{INDENT}{p}_bd2 = d2", f"{INDENT}{p}_best = q")
+        b.emit(d, f"if {p}_best >= 0:", f"{INDENT}q = {p}_best")
+        b.emit(d + 1, *head)
+    else:
+        b.emit(d, "for q in range(n):")
+        b.emit(d + 1, *head)
+        if tests:
+            b.emit(d + 1, f"if {' and '.join(tests)}:")
+            body = d + 2
+    if mr.ir.needs_dist:
+        b.emit(body, f"dist = {b.call(e, 'hypot', ['dx', 'dy'], 'dist')}")
+    b.emit(body, f"{p}_count += 1")
+    b.take(e, e.block(mr.ir.each, body))
 
 
 def food_step(b) -> None:

@@ -1,0 +1,117 @@
+"""Issue 37: a predator's own rule (predators.speed) may see the flock:
+`neighbours: {of: boids, ...}` with sums, count and pick: nearest, compiled
+into predators_step (C) and the kernel's twin, bit-exact in both orders."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.commands.parity import prepare, run_parity, simulator_trace
+
+from .conftest import ROOT, require_tool
+
+STALK = """\
+  stalk:
+    description: a predator picks the nearest boid in range and steers at it
+    roles: {range: fixed, pull: fixed}
+    neighbours: {of: boids, within: range, pick: nearest}
+    each: |
+      tx += -dx
+      ty += -dy
+    apply: |
+      if count > 0:
+          vx += tx * pull
+          vy += ty * pull
+"""
+
+# a plain sum over every boid in range: toward their centroid (the built-in hunt's centroid mode)
+CENTRE = """\
+  centre:
+    description: a predator steers toward the centre of the boids in range
+    roles: {range: fixed, pull: fixed}
+    neighbours: {of: boids, within: range}
+    each: |
+      sx -= dx
+      sy -= dy
+    apply: |
+      if count > 0:
+          vx += sx / count * pull
+          vy += sy / count * pull
+"""
+
+PARAMS = ('  stalk_range:      {default: 60, min: 0, max: 200, unit: px, id: 15, description: "stalking distance"}\n'
+          '  stalk_pull:       {default: 0.01, min: 0, max: 0.1, id: 16, description: "steer at the boid"}\n')
+
+
+def predator_spec(folder: Path, name: str, defs: str, rule: str) -> Path:
+    """spec/lab_tft_predator.yaml named `name`, with stalk_range and
+    stalk_pull, `defs` as its rule_defs and `rule` bound to the predators."""
+    text = (ROOT / "spec" / "lab_tft_predator.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: lab_tft_predator", f"name: {name}", 1)
+    text = text.replace("\n  margin: ", "\n" + PARAMS + "  margin: ", 1)
+    text = text.replace("predators: {capacity: 4,",
+                        f"predators: {{speed: {{rule: {rule}, range: stalk_range, pull: stalk_pull}}, capacity: 4,", 1)
+    text += "\nrule_defs:\n" + defs
+    path = folder / "spec" / f"{name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory):
+    require_tool("gcc")
+    require_tool("make")
+    root = tmp_path_factory.mktemp("predrules")
+    return {"stalk": predator_spec(root, "lab_stalk", STALK, "stalk"),
+            "centre": predator_spec(root, "lab_centre", CENTRE, "centre")}
+
+
+@pytest.mark.parametrize("order", ["sequential", "synchronous"])
+@pytest.mark.parametrize("which", ["stalk", "centre"])
+def test_a_predator_rule_over_the_boids_is_bit_exact(specs, which, order):
+    res = run_parity(str(specs[which]), frames=2000, order=order)
+    assert res.ok, res.summary
+    assert "2000 frames x 100 boids bit-exact" in res.summary, res.summary
+
+
+@pytest.mark.parametrize("which", ["stalk", "centre"])
+def test_the_rule_steers_the_predator(specs, which):
+    """With the pull at 0 the flock runs otherwise: the rule reached the predators."""
+    m, _, model = prepare(str(specs[which]))
+    on = simulator_trace(model, 200, m.spec.seed, None, ())
+    off = simulator_trace(model, 200, m.spec.seed, None, [("stalk_pull", "0")])
+    assert on != off
+
+
+def test_the_c_holds_the_loop_over_the_boids(specs):
+    prepare(str(specs["stalk"]))
+    src = (specs["stalk"].parent.parent / "generated" / "lab_stalk" / "firmware" / "boids_flock.c").read_text()
+    body = src[src.index("static void predators_step"):]
+    body = body[:body.index("\n}\n")]
+    assert "for (k = 0; k < f->count; k++) {" in body and "uint64_t d2_best = fx_sq64(P->stalk_range);" in body
+
+
+def _load_issues(path: Path) -> list[str]:
+    from codegen.output.pipeline import load
+
+    with pytest.raises(Exception) as e:
+        load(str(path))
+    return [ln for ln in str(e.value).splitlines() if ln.strip()]
+
+
+def test_neighbours_other_than_boids_is_one_located_error(tmp_path):
+    path = predator_spec(tmp_path, "lab_bad", STALK.replace("of: boids", "of: predators"), "stalk")
+    lines = _load_issues(path)
+    assert len(lines) == 1, lines
+    assert "a predator's own rule may read only" in lines[0], lines[0]
+    assert "reads neighbours other than boids" in lines[0] and "lab_bad.yaml:" in lines[0], lines[0]
+    assert "predators.speed.rule" in lines[0], lines[0]
+
+
+def test_unknown_neighbours_is_one_located_error(tmp_path):
+    path = predator_spec(tmp_path, "lab_bad2", STALK.replace("of: boids", "of: flock"), "stalk")
+    lines = _load_issues(path)
+    assert len(lines) == 1, lines
+    assert "lab_bad2.yaml:" in lines[0] and "rule_defs.stalk.neighbours.of: Input should be 'boids'" in lines[0], lines
