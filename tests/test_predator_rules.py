@@ -94,10 +94,11 @@ def test_the_c_holds_the_loop_over_the_boids(specs):
 
 
 def _load_issues(path: Path) -> list[str]:
-    from codegen.output.pipeline import load
+    """The spec's errors, the range gate's included (pipeline.checked_model)."""
+    from codegen.output.pipeline import checked_model
 
     with pytest.raises(Exception) as e:
-        load(str(path))
+        checked_model(str(path))
     return [ln for ln in str(e.value).splitlines() if ln.strip()]
 
 
@@ -115,3 +116,38 @@ def test_unknown_neighbours_is_one_located_error(tmp_path):
     lines = _load_issues(path)
     assert len(lines) == 1, lines
     assert "lab_bad2.yaml:" in lines[0] and "rule_defs.stalk.neighbours.of: Input should be 'boids'" in lines[0], lines
+
+
+def test_the_range_gate_bounds_the_sum_over_the_whole_flock(tmp_path):
+    """A predator visits every boid (capacity 100, not 99): 100 x 4 x 200 px
+    = 80,000 overflows s16.15 where the sum is read as fixed."""
+    big = CENTRE.replace("sx -= dx\n", "sx -= dx * 4\n").replace("vx += sx / count * pull", "vx += sx * pull")
+    lines = _load_issues(predator_spec(tmp_path, "lab_big", big, "centre"))
+    hits = [ln for ln in lines if "rule 'predators: centre'" in ln]
+    assert len(hits) == 1, lines
+    assert "`sx`" in hits[0] and "can reach -80,000..80,000" in hits[0], hits[0]
+
+
+def _frames(trace: str) -> list[str]:
+    return [ln for ln in trace.splitlines() if not ln.startswith(("# spec", "# spec_hash"))]
+
+
+@pytest.mark.parametrize("mode, defs, rule", [("nearest", STALK, "stalk"), ("centroid", CENTRE, "centre")])
+def test_the_builtin_hunt_is_such_a_rule(tmp_path, mode, defs, rule):
+    """predators.hunt (hunt, then edges) and its rule as predators.speed
+    (edges, then the rule) give the same trace: the velocity's additions wrap,
+    so their order does not change the bits; the offset -dx is other - self."""
+    as_rule = predator_spec(tmp_path, f"lab_{rule}", defs, rule)
+    text = as_rule.read_text(encoding="utf-8").replace(
+        f"speed: {{rule: {rule}, range: stalk_range, pull: stalk_pull}}",
+        f"hunt: {{range: stalk_range, factor: stalk_pull, mode: {mode}}}", 1)
+    built_in = as_rule.with_name(f"lab_{rule}_hunt.yaml")
+    built_in.write_text(text.replace(f"name: lab_{rule}", f"name: lab_{rule}_hunt", 1), encoding="utf-8")
+    traces = []
+    for path in (as_rule, built_in):
+        m, _, model = prepare(str(path))
+        traces.append(_frames(simulator_trace(model, 300, m.spec.seed, None, ())))
+    assert "hunt:" in built_in.read_text() and "speed: {rule:" not in built_in.read_text()
+    assert traces[0] == traces[1]
+    off = prepare(str(as_rule))[2]
+    assert _frames(simulator_trace(off, 300, 1, None, [("stalk_pull", "0")])) != traces[0]

@@ -5,7 +5,8 @@ predators_step and food_step in codegen/targets/c/templates/firmware/boids_flock
 the predators' hunt and the food's drift are hand-written transfers here,
 op for op with those functions, recorded as sites like the rules' own; the
 predators' own rules (m.predator_motion: the library's `edges` with their
-margins, then `predators.speed` if the spec has one) run as IR.
+margins, then `predators.speed` if the spec has one, its neighbours over
+the boids visited as a boid rule's: ranges.visit with whole=True) run as IR.
 """
 from __future__ import annotations
 

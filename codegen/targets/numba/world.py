@@ -3,7 +3,8 @@ state's initial values. Twins of boids_flock.c's predators_step and
 food_step, statement for statement: the hunt (centroid or nearest boid,
 over the boids' new positions), then the library's `edges` with the
 predators' margins and the spec's `predators.speed` rule if any (their IR,
-emitted with the predator's variables), then the move; food drifts and bounces.
+emitted with the predator's variables; with neighbours over the boids, its
+own loop over them first: _boids_loop), then the move; food drifts and bounces.
 """
 from __future__ import annotations
 
