@@ -64,7 +64,11 @@ def specs(tmp_path_factory):
     require_tool("gcc")
     require_tool("make")
     root = tmp_path_factory.mktemp("predrules")
-    return {"stalk": predator_spec(root, "lab_stalk", STALK, "stalk"),
+    committed = (ROOT / "spec" / "lab_tft_stalk.yaml").read_text(encoding="utf-8")
+    assert STALK in committed and "speed: {rule: stalk, range: stalk_range, pull: stalk_pull}" in committed
+    (root / "spec").mkdir()
+    (root / "spec" / "lab_tft_stalk.yaml").write_text(committed, encoding="utf-8")  # the example, as committed
+    return {"stalk": root / "spec" / "lab_tft_stalk.yaml",
             "centre": predator_spec(root, "lab_centre", CENTRE, "centre")}
 
 
@@ -87,7 +91,7 @@ def test_the_rule_steers_the_predator(specs, which):
 
 def test_the_c_holds_the_loop_over_the_boids(specs):
     prepare(str(specs["stalk"]))
-    src = (specs["stalk"].parent.parent / "generated" / "lab_stalk" / "firmware" / "boids_flock.c").read_text()
+    src = (specs["stalk"].parent.parent / "generated" / "lab_tft_stalk" / "firmware" / "boids_flock.c").read_text()
     body = src[src.index("static void predators_step"):]
     body = body[:body.index("\n}\n")]
     assert "for (k = 0; k < f->count; k++) {" in body and "uint64_t d2_best = fx_sq64(P->stalk_range);" in body
