@@ -155,3 +155,19 @@ def test_the_builtin_hunt_is_such_a_rule(tmp_path, mode, defs, rule):
     assert traces[0] == traces[1]
     off = prepare(str(as_rule))[2]
     assert _frames(simulator_trace(off, 300, 1, None, [("stalk_pull", "0")])) != traces[0]
+
+
+def test_a_zone_rule_is_refused_for_predators(tmp_path):
+    """cohesion joins the boids' protected/visual chain, which a predator has not."""
+    path = predator_spec(tmp_path, "lab_zone", STALK, "stalk")
+    path.write_text(path.read_text().replace("speed: {rule: stalk, range: stalk_range, pull: stalk_pull}",
+                                             "speed: {rule: cohesion, range: stalk_range, factor: stalk_pull}"))
+    lines = _load_issues(path)
+    assert len(lines) == 1 and "rule 'cohesion' reads neighbours in a zone" in lines[0], lines
+
+
+def test_index_in_each_is_refused_for_predators(tmp_path):
+    """`index` is the boid's; a predator's loop over the boids has none to give."""
+    path = predator_spec(tmp_path, "lab_index", STALK.replace("tx += -dx\n", "tx += -dx * index\n"), "stalk")
+    lines = _load_issues(path)
+    assert len(lines) == 1 and "rule 'stalk' reads index; a predator's own rule" in lines[0], lines

@@ -137,10 +137,12 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
 
 # what a predator's own rule may not read: it runs on one predator, outside the boids' loop
 _NOT_FOR_MOVERS = (("neighbours other than boids", lambda ir: ir.neighbours and ir.neighbours.of != "boids"),
+                   ("neighbours in a zone (the boids' protected/visual chain)",
+                    lambda ir: ir.neighbours and ir.neighbours.zone),
                    ("state", lambda ir: ir.state),
                    ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
-                   ("index", lambda ir: ir.reads_apply.index), ("count without neighbours", lambda ir: ir.reads_apply.count and not ir.neighbours),
-                   ("the target", lambda ir: ir.reads_apply.world),
+                   ("index", lambda ir: ir.reads_apply.index or ir.reads_each.index),
+                   ("the target", lambda ir: ir.reads_apply.world or ir.reads_each.world),
                    ("random draws", lambda ir: ir.draws))
 
 
