@@ -59,6 +59,35 @@ def predator_spec(folder: Path, name: str, defs: str, rule: str) -> Path:
     return path
 
 
+# a predator's rule over the food (nearest in range) and one over the obstacles (every one in range)
+GRAZE = STALK.replace("stalk:", "graze:").replace("of: boids", "of: food")
+DODGE = """\
+  dodge:
+    description: a predator steers away from the obstacles in range
+    roles: {range: fixed, pull: fixed}
+    neighbours: {of: obstacles, within: range}
+    each: |
+      sx += dx
+      sy += dy
+    apply: |
+      if count > 0:
+          vx += sx * pull
+          vy += sy * pull
+"""
+WORLD = ("\nfood: {capacity: 3, count: food_count, speed: food_speed}\n"
+         "obstacles: {capacity: 4, initial: [[100, 100, 15], [220, 150, 20]]}\n")
+WORLD_PARAMS = ('  food_count:       {default: 2, min: 0, max: 3, type: int, id: 17}\n'
+                '  food_speed:       {default: 0.5, min: 0, max: 2, unit: px/frame, id: 18}\n')
+
+
+def world_spec(folder: Path, name: str, defs: str, rule: str) -> Path:
+    """predator_spec with food and obstacles."""
+    path = predator_spec(folder, name, defs, rule)
+    text = path.read_text(encoding="utf-8").replace("\n  margin: ", "\n" + WORLD_PARAMS + "  margin: ", 1)
+    path.write_text(text.replace("\nspawn: {", WORLD + "spawn: {", 1), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def specs(tmp_path_factory):
     require_tool("gcc")
@@ -69,18 +98,20 @@ def specs(tmp_path_factory):
     (root / "spec").mkdir()
     (root / "spec" / "lab_tft_stalk.yaml").write_text(committed, encoding="utf-8")  # the issue's example, as committed
     return {"stalk": root / "spec" / "lab_tft_stalk.yaml",
-            "centre": predator_spec(root, "lab_centre", CENTRE, "centre")}
+            "centre": predator_spec(root, "lab_centre", CENTRE, "centre"),
+            "graze": world_spec(root, "lab_graze", GRAZE, "graze"),
+            "dodge": world_spec(root, "lab_dodge", DODGE, "dodge")}
 
 
 @pytest.mark.parametrize("order", ["sequential", "synchronous"])
-@pytest.mark.parametrize("which", ["stalk", "centre"])
+@pytest.mark.parametrize("which", ["stalk", "centre", "graze", "dodge"])
 def test_a_predator_rule_over_the_boids_is_bit_exact(specs, which, order):
     res = run_parity(str(specs[which]), frames=2000, order=order)
     assert res.ok, res.summary
     assert "2000 frames x 100 boids bit-exact" in res.summary, res.summary
 
 
-@pytest.mark.parametrize("which", ["stalk", "centre"])
+@pytest.mark.parametrize("which", ["stalk", "centre", "graze", "dodge"])
 def test_the_rule_steers_the_predator(specs, which):
     """With the pull at 0 the flock runs otherwise: the rule reached the predators."""
     m, _, model = prepare(str(specs[which]))
@@ -106,12 +137,12 @@ def _load_issues(path: Path) -> list[str]:
     return [ln for ln in str(e.value).splitlines() if ln.strip()]
 
 
-def test_neighbours_other_than_boids_is_one_located_error(tmp_path):
+def test_neighbours_of_predators_is_one_located_error(tmp_path):
     path = predator_spec(tmp_path, "lab_bad", STALK.replace("of: boids", "of: predators"), "stalk")
     lines = _load_issues(path)
     assert len(lines) == 1, lines
     assert "a predator's own rule may read only" in lines[0], lines[0]
-    assert "reads neighbours other than boids" in lines[0] and "lab_bad.yaml:" in lines[0], lines[0]
+    assert "reads neighbours of predators (its own kind)" in lines[0] and "lab_bad.yaml:" in lines[0], lines[0]
     assert "predators.speed.rule" in lines[0], lines[0]
 
 
@@ -171,3 +202,9 @@ def test_index_in_each_is_refused_for_predators(tmp_path):
     path = predator_spec(tmp_path, "lab_index", STALK.replace("tx += -dx\n", "tx += -dx * index\n"), "stalk")
     lines = _load_issues(path)
     assert len(lines) == 1 and "rule 'stalk' reads index; a predator's own rule" in lines[0], lines
+
+
+def test_food_without_a_food_section_is_one_located_error(tmp_path):
+    lines = _load_issues(predator_spec(tmp_path, "lab_nofood", GRAZE, "graze"))
+    assert len(lines) == 1 and "rule 'graze' needs a 'food:' section in the spec" in lines[0], lines
+    assert "predators.speed.rule" in lines[0], lines

@@ -9,7 +9,7 @@ own loop over them first: _boids_loop), then the move; food drifts and bounces.
 from __future__ import annotations
 
 from codegen.targets.numba.emit import INDENT, Emitter
-from codegen.targets.numba.names import Names
+from codegen.targets.numba.names import ENTITY, Names
 
 
 def state_vars(rules) -> list:
@@ -57,7 +57,7 @@ def predators_step(b) -> None:
     me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
     for k, mr in enumerate(m.predator_motion):
         names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}",
-                      count=f"pm{k}_count", kind="flock")
+                      count=f"pm{k}_count", kind=_kind(mr))
         if mr.ir.neighbours:
             names.block = "each"
             em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
@@ -70,11 +70,19 @@ def predators_step(b) -> None:
     b.record(d, "predator", "k")
 
 
+def _kind(mr) -> str | None:
+    nb = mr.ir.neighbours
+    return None if nb is None else "flock" if nb.of == "boids" else nb.of
+
+
 def _boids_loop(b, mr, k: int, d: int, e) -> None:
     """A predator's own rule over the boids (their positions as predators_step
-    reads them): the twin of pairs.entity_rule's loop, then its count and sums."""
+    reads them), the food or the obstacles: the twin of pairs.entity_rule's
+    loop, then its count and sums."""
     nb, fl = mr.ir.neighbours, b.arith == "float"
     p, zero = f"pm{k}", "0.0" if fl else "ZERO64"
+    ox, oy = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
+    loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({ox}.shape[0]):"
     b.emit(d, f"{p}_count = 0")
     for sm in mr.ir.sums:
         b.emit(d, f"{p}_{sm.name} = {b.zero_sum(sm.type)}")
@@ -84,12 +92,12 @@ def _boids_loop(b, mr, k: int, d: int, e) -> None:
         tests.append(f"d2 < {p}_w2")
     if not nb.coincident:
         tests.append(f"d2 != {zero}")
-    head = [f"dx = {b.call(e, 'sub', ['ex', 'x[q]'], 'x - other.x')}",
-            f"dy = {b.call(e, 'sub', ['ey', 'y[q]'], 'y - other.y')}",
+    head = [f"dx = {b.call(e, 'sub', ['ex', ox + '[q]'], 'x - other.x')}",
+            f"dy = {b.call(e, 'sub', ['ey', oy + '[q]'], 'y - other.y')}",
             f"d2 = {b.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}"]
     body = d + 1
     if nb.pick == "nearest":
-        b.emit(d, f"{p}_best = -1", f"{p}_bd2 = {f'{p}_w2' if nb.within else zero}", "for q in range(n):")
+        b.emit(d, f"{p}_best = -1", f"{p}_bd2 = {f'{p}_w2' if nb.within else zero}", loop)
         b.emit(d + 1, *head)
         better = f"d2 < {p}_bd2" if nb.within else f"({p}_best < 0 or d2 < {p}_bd2)"
         b.emit(d + 1, f"if {' and '.join(tests + [better])}:",
@@ -97,7 +105,7 @@ def _boids_loop(b, mr, k: int, d: int, e) -> None:
         b.emit(d, f"if {p}_best >= 0:", f"{INDENT}q = {p}_best")
         b.emit(d + 1, *head)
     else:
-        b.emit(d, "for q in range(n):")
+        b.emit(d, loop)
         b.emit(d + 1, *head)
         if tests:
             b.emit(d + 1, f"if {' and '.join(tests)}:")
