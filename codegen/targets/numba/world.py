@@ -77,31 +77,42 @@ def _kind(mr) -> str | None:
 
 def _boids_loop(b, mr, k: int, d: int, e) -> None:
     """A predator's own rule over the boids (their positions as predators_step
-    reads them), the food or the obstacles: the twin of pairs.entity_rule's
-    loop, then its count and sums."""
-    nb, fl = mr.ir.neighbours, b.arith == "float"
-    p, zero = f"pm{k}", "0.0" if fl else "ZERO64"
-    ox, oy = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
-    loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({ox}.shape[0]):"
+    reads them), the food or the obstacles: pairs.entity_rule's twin."""
+    nb = mr.ir.neighbours
+    arrays = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
+    loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({arrays[0]}.shape[0]):"
+    neighbour_loop(b, e, mr, f"pm{k}", ("ex", "ey"), arrays, loop, d)
+
+
+def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int) -> None:
+    """Rule r's own loop over a kind (a boid's rule over predators, food or
+    obstacles at its turn: kernel.entity_loop; a predator's rule: above):
+    its count `{p}_count` and sums `{p}_<sum>` zeroed, the range test, pick
+    nearest, then its each. `me`: the self position's names; `arrays`: the
+    kind's x and y arrays, indexed by q; `loop`: the for line over q."""
+    nb, ir = r.ir.neighbours, r.ir
+    zero = "0.0" if b.arith == "float" else "ZERO64"
     b.emit(d, f"{p}_count = 0")
-    for sm in mr.ir.sums:
+    for sm in ir.sums:
         b.emit(d, f"{p}_{sm.name} = {b.zero_sum(sm.type)}")
     tests = []
     if nb.within:
-        b.emit(d, f"{p}_w2 = {b.call(e, 'sq64', ['p_' + mr.refs[nb.within]], f'sq({nb.within})')}")
+        b.emit(d, f"{p}_w2 = {b.call(e, 'sq64', ['p_' + r.refs[nb.within]], f'sq({nb.within})')}")
         tests.append(f"d2 < {p}_w2")
     if not nb.coincident:
         tests.append(f"d2 != {zero}")
-    head = [f"dx = {b.call(e, 'sub', ['ex', ox + '[q]'], 'x - other.x')}",
-            f"dy = {b.call(e, 'sub', ['ey', oy + '[q]'], 'y - other.y')}",
-            f"d2 = {b.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}"]
+    need_d2 = bool(tests) or "d2" in ir.reads_each.pair or nb.pick == "nearest"
+    head = [f"dx = {b.call(e, 'sub', [me[0], arrays[0] + '[q]'], 'x - other.x')}",
+            f"dy = {b.call(e, 'sub', [me[1], arrays[1] + '[q]'], 'y - other.y')}"]
+    if need_d2:
+        head.append(f"d2 = {b.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
+    dist = f"dist = {b.call(e, 'hypot', ['dx', 'dy'], 'dist')}" if ir.needs_dist else None
     body = d + 1
     if nb.pick == "nearest":
         b.emit(d, f"{p}_best = -1", f"{p}_bd2 = {f'{p}_w2' if nb.within else zero}", loop)
         b.emit(d + 1, *head)
         better = f"d2 < {p}_bd2" if nb.within else f"({p}_best < 0 or d2 < {p}_bd2)"
-        b.emit(d + 1, f"if {' and '.join(tests + [better])}:",
-               f"{INDENT}{p}_bd2 = d2", f"{INDENT}{p}_best = q")
+        b.emit(d + 1, f"if {' and '.join(tests + [better])}:", f"{INDENT}{p}_bd2 = d2", f"{INDENT}{p}_best = q")
         b.emit(d, f"if {p}_best >= 0:", f"{INDENT}q = {p}_best")
         b.emit(d + 1, *head)
     else:
@@ -110,10 +121,10 @@ def _boids_loop(b, mr, k: int, d: int, e) -> None:
         if tests:
             b.emit(d + 1, f"if {' and '.join(tests)}:")
             body = d + 2
-    if mr.ir.needs_dist:
-        b.emit(body, f"dist = {b.call(e, 'hypot', ['dx', 'dy'], 'dist')}")
+    if dist:
+        b.emit(body, dist)
     b.emit(body, f"{p}_count += 1")
-    b.take(e, e.block(mr.ir.each, body))
+    b.take(e, e.block(ir.each, body))
 
 
 def food_step(b) -> None:
