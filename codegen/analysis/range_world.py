@@ -5,7 +5,8 @@ predators_step and food_step in codegen/targets/c/templates/firmware/boids_flock
 the predators' hunt and the food's drift are hand-written transfers here,
 op for op with those functions, recorded as sites like the rules' own; the
 predators' own rules (m.predator_motion: the library's `edges` with their
-margins, then `predators.speed` if the spec has one) run as IR.
+margins, then `predators.speed` if the spec has one, its neighbours over
+the boids visited as a boid rule's: ranges.visit with whole=True) run as IR.
 """
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def predator_frame(an, pvb: int):
         env = hunt_step(an, pr.hunt, env)
     for mr in an.m.predator_motion:
         ctx = an.context(f"pred:{mr.name}", f"predators: {mr.name}", mr.ir, mr.refs)
-        env, ret = an.run_block(ctx, an.rule_env(mr.ir, mr.refs), mr.ir.apply, env)
+        er = an.rule_env(mr.ir, mr.refs)
+        extra = an.visit(ctx, mr.ir, er, env, whole=True) if mr.ir.neighbours else None
+        env, ret = an.run_block(ctx, er, mr.ir.apply, env, extra)
         env = join_envs(env, *ret)
         if env is None:
             return None

@@ -179,11 +179,13 @@ class _Analysis:
         v = Iv(-self.fs, self.fs)
         return self.fcap, dict(x=self.food_xy[0], y=self.food_xy[1], vx=v, vy=v), False
 
-    def visit(self, ctx, ir, env_rule, shared) -> dict:
+    def visit(self, ctx, ir, env_rule, shared, whole: bool = False) -> dict:
         """Run `each` for one neighbour of the rule's kind; -> the apply block's
-        sums and count."""
+        sums and count. `whole`: a predator's rule, whose boids are all of them."""
         nb = ir.neighbours
         k, of, otaint = self.others(nb.of)
+        if whole and nb.of == "boids":
+            k = self.cap
         if nb.pick == "nearest":
             k = min(k, 1)
         pctx = Context(f"nb:{nb.of}", "neighbours" if nb.of == "boids" else f"neighbours ({nb.of})", ir.path, {})

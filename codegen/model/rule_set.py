@@ -136,16 +136,21 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
 
 
 # what a predator's own rule may not read: it runs on one predator, outside the boids' loop
-_NOT_FOR_MOVERS = (("neighbours", lambda ir: ir.neighbours), ("state", lambda ir: ir.state),
+_NOT_FOR_MOVERS = (("neighbours of predators (its own kind)",
+                    lambda ir: ir.neighbours and ir.neighbours.of == "predators"),
+                   ("neighbours in a zone (the boids' protected/visual chain)",
+                    lambda ir: ir.neighbours and ir.neighbours.zone),
+                   ("state", lambda ir: ir.state),
                    ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
-                   ("index", lambda ir: ir.reads_apply.index), ("count", lambda ir: ir.reads_apply.count),
-                   ("the target", lambda ir: ir.reads_apply.world),
+                   ("index", lambda ir: ir.reads_apply.index or ir.reads_each.index),
+                   ("the target", lambda ir: ir.reads_apply.world or ir.reads_each.world),
                    ("random draws", lambda ir: ir.draws))
 
 
 def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIssue]:
     """`predators.speed` names a known rule that reads only the predator's own
-    x, y, vx, vy, its roles, parameters and the screen, and binds its roles."""
+    x, y, vx, vy, its roles, parameters, the screen and its neighbours (boids,
+    food, obstacles: not its own kind, nor in a zone), and binds its roles."""
     pr = plain.get("predators")
     use = pr.get("speed") if isinstance(pr, dict) else None
     if not isinstance(use, dict) or not isinstance(use.get("rule"), str):
@@ -159,6 +164,10 @@ def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[S
     bad = [what for what, has in _NOT_FOR_MOVERS if has(ir)]
     if bad:
         return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; a predator's own rule may read "
-                           "only its x, y, vx, vy, its roles, parameters and the screen")]
+                           "only its x, y, vx, vy, its roles, parameters, the screen and its neighbours: boids, "
+                           "food or obstacles (their count, sums, pick: nearest)")]
+    nb = ir.neighbours
+    if nb and nb.of in KIND_SECTIONS and not isinstance(plain.get(KIND_SECTIONS[nb.of]), dict):
+        return [loc8.issue((*at, "rule"), f"rule '{name}' needs a '{KIND_SECTIONS[nb.of]}:' section in the spec")]
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
     return _bind_issues(loc8, at, use, name, ir, params)

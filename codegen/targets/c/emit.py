@@ -313,6 +313,10 @@ class FlockC:
         out = []
         for mr in self.m.predator_motion:
             r = Rule(-1, mr.name, mr.ir, dict(mr.refs), prefix=mr.name)
+            if mr.ir.neighbours:  # its own loop over the boids, then its apply (pairs.entity_rule)
+                r.count = "n_boids" if mr.ir.reads_apply.count else None
+                out += finish(pairs.entity_rule(self, r, "predator"), r.prefix)
+                continue
             lines = block(r.ir.apply, self.locals_of(r, "apply"), RuleNames(self, r, "apply", "predator"))
             out += finish(wrap(lines), r.prefix)
         return out

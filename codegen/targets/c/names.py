@@ -20,7 +20,8 @@ from codegen.lang.ir import Type
 # kind -> (flock_t array, count field, element type)
 KINDS = {"predators": ("predator", "predator_count", "mover_t"),
          "obstacles": ("obstacle", "obstacle_count", "obstacle_t"),
-         "food": ("food", "food_count", "mover_t")}
+         "food": ("food", "food_count", "mover_t"),
+         "boids": ("b", "count", "boid_t")}  # from a predator's own rule (predators_step)
 
 # Identifiers the flock code itself declares or reads (boids_flock.c.j2 and
 # the code below), so no emitted name takes one.

@@ -24,9 +24,10 @@ class Group:
     near_d2: str | None = None  # and its squared distance
 
 
-def entity_rule(plan, r: Rule) -> list:
+def entity_rule(plan, r: Rule, where: str = "boid") -> list:
     """A rule over predators, obstacles or food at its turn: its own loop
-    over the kind, then its apply."""
+    over the kind, then its apply. `where`: predator for a predator's own
+    rule (predators_step), whose kind may be boids."""
     nb = r.ir.neighbours
     arr, cnt, elem = KINDS[nb.of]
     pair = r.ir.reads_each.pair
@@ -75,7 +76,7 @@ def entity_rule(plan, r: Rule) -> list:
         else:
             loop += inner
         out += ind(loop) + ["}"]
-    apply = block(r.ir.apply, plan.locals_of(r, "apply"), RuleNames(plan, r, "apply", "boid"))
+    apply = block(r.ir.apply, plan.locals_of(r, "apply"), RuleNames(plan, r, "apply", where))
     return ["{"] + ind(then(out, apply)) + ["}"]
 
 

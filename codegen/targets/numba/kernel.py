@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from codegen.targets.numba.names import ENTITY, Names, source_path
 from codegen.targets.numba.emit import INDENT, Emitter, Sites
 from codegen.lang.ir import Type
-from codegen.targets.numba.world import food_step, predators_step, state_vars
+from codegen.targets.numba.world import food_step, neighbour_loop, predators_step, state_vars
 
 WORLD_ARGS = "px, py, pvx, pvy, fdx, fdy, fdvx, fdvy, obx, oby, obr, tx, ty, ton"
 CHECK_WHO = {"boid": 0, "predator": 1, "food": 2}
@@ -326,44 +326,6 @@ class StepBuilder:
 
     # --- predators, obstacles, food: at the rule's own turn ---
     def entity_loop(self, r, d: int) -> None:
-        nb = r.ir.neighbours
-        ex, ey = ENTITY[nb.of]
-        k = r.index
-        e = self.emitter(r, "each", kind=nb.of)
-        cnt = f"r{k}_count"
-        self.emit(d, f"{cnt} = 0")
-        self.zero_sums(d, [r])
-        zero = "0.0" if self.fl else "ZERO64"
-        tests = []
-        if nb.within:
-            self.emit(d, f"r{k}_w2 = {self.call(e, 'sq64', ['p_' + r.refs[nb.within]], f'sq({nb.within})')}")
-            tests.append(f"d2 < r{k}_w2")
-        if not nb.coincident:
-            tests.append(f"d2 != {zero}")
-        need_d2 = bool(tests) or "d2" in r.ir.reads_each.pair or nb.pick == "nearest"
-        head = [f"dx = {self.call(e, 'sub', ['bx', ex + '[q]'], 'x - other.x')}",
-                f"dy = {self.call(e, 'sub', ['by', ey + '[q]'], 'y - other.y')}"]
-        if need_d2:
-            head.append(f"d2 = {self.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
-        dist = f"dist = {self.call(e, 'hypot', ['dx', 'dy'], 'dist')}" if r.ir.needs_dist else None
-        if nb.pick == "nearest":
-            self.emit(d, f"r{k}_best = -1", f"r{k}_bd2 = {f'r{k}_w2' if nb.within else zero}")
-            self.emit(d, f"for q in range({ex}.shape[0]):")
-            self.emit(d + 1, *head)
-            better = f"d2 < r{k}_bd2" if nb.within else f"(r{k}_best < 0 or d2 < r{k}_bd2)"
-            self.emit(d + 1, f"if {' and '.join(tests + [better])}:", f"{INDENT}r{k}_bd2 = d2",
-                      f"{INDENT}r{k}_best = q")
-            self.emit(d, f"if r{k}_best >= 0:", f"{INDENT}q = r{k}_best")
-            self.emit(d + 1, *head)
-            body = d + 1
-        else:
-            self.emit(d, f"for q in range({ex}.shape[0]):")
-            self.emit(d + 1, *head)
-            body = d + 1
-            if tests:
-                self.emit(d + 1, f"if {' and '.join(tests)}:")
-                body = d + 2
-        if dist:
-            self.emit(body, dist)
-        self.emit(body, f"{cnt} += 1")
-        self.take(e, e.block(r.ir.each, body))
+        ex, ey = ENTITY[r.ir.neighbours.of]
+        e = self.emitter(r, "each", kind=r.ir.neighbours.of)
+        neighbour_loop(self, e, r, f"r{r.index}", ("bx", "by"), (ex, ey), f"for q in range({ex}.shape[0]):", d)

@@ -28,6 +28,7 @@ SELF = {"x": "bx", "y": "by", "vx": "bvx", "vy": "bvy"}
 PAIR = {"dx": "dx", "dy": "dy", "d2": "d2", "dist": "dist"}
 OTHER = {
     "boids": {"x": "ox[s]", "y": "oy[s]", "vx": "ovx[s]", "vy": "ovy[s]"},
+    "flock": {"x": "x[q]", "y": "y[q]", "vx": "vx[q]", "vy": "vy[q]"},  # the boids, from a predator's rule
     "predators": {"x": "px[q]", "y": "py[q]", "vx": "pvx[q]", "vy": "pvy[q]"},
     "food": {"x": "fdx[q]", "y": "fdy[q]", "vx": "fdvx[q]", "vy": "fdvy[q]"},
     "obstacles": {"x": "obx[q]", "y": "oby[q]", "r": "obr[q]"},

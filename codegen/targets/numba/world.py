@@ -3,12 +3,13 @@ state's initial values. Twins of boids_flock.c's predators_step and
 food_step, statement for statement: the hunt (centroid or nearest boid,
 over the boids' new positions), then the library's `edges` with the
 predators' margins and the spec's `predators.speed` rule if any (their IR,
-emitted with the predator's variables), then the move; food drifts and bounces.
+emitted with the predator's variables; with neighbours over the boids, its
+own loop over them first: _boids_loop), then the move; food drifts and bounces.
 """
 from __future__ import annotations
 
 from codegen.targets.numba.emit import INDENT, Emitter
-from codegen.targets.numba.names import Names
+from codegen.targets.numba.names import ENTITY, Names
 
 
 def state_vars(rules) -> list:
@@ -55,12 +56,75 @@ def predators_step(b) -> None:
                 b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [off, fac], 'offset * hunt.factor', fb=True)], 'v + ...')}")
     me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
     for k, mr in enumerate(m.predator_motion):
-        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}")
+        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}",
+                      count=f"pm{k}_count", kind=_kind(mr))
+        if mr.ir.neighbours:
+            names.block = "each"
+            em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
+            _boids_loop(b, mr, k, d, em)
+            names.block = "apply"
         em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
         b.take(em, em.block(mr.ir.apply, d))
     b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
            f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
     b.record(d, "predator", "k")
+
+
+def _kind(mr) -> str | None:
+    nb = mr.ir.neighbours
+    return None if nb is None else "flock" if nb.of == "boids" else nb.of
+
+
+def _boids_loop(b, mr, k: int, d: int, e) -> None:
+    """A predator's own rule over the boids (their positions as predators_step
+    reads them), the food or the obstacles: pairs.entity_rule's twin."""
+    nb = mr.ir.neighbours
+    arrays = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
+    loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({arrays[0]}.shape[0]):"
+    neighbour_loop(b, e, mr, f"pm{k}", ("ex", "ey"), arrays, loop, d)
+
+
+def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int) -> None:
+    """Rule r's own loop over a kind (a boid's rule over predators, food or
+    obstacles at its turn: kernel.entity_loop; a predator's rule: above):
+    its count `{p}_count` and sums `{p}_<sum>` zeroed, the range test, pick
+    nearest, then its each. `me`: the self position's names; `arrays`: the
+    kind's x and y arrays, indexed by q; `loop`: the for line over q."""
+    nb, ir = r.ir.neighbours, r.ir
+    zero = "0.0" if b.arith == "float" else "ZERO64"
+    b.emit(d, f"{p}_count = 0")
+    for sm in ir.sums:
+        b.emit(d, f"{p}_{sm.name} = {b.zero_sum(sm.type)}")
+    tests = []
+    if nb.within:
+        b.emit(d, f"{p}_w2 = {b.call(e, 'sq64', ['p_' + r.refs[nb.within]], f'sq({nb.within})')}")
+        tests.append(f"d2 < {p}_w2")
+    if not nb.coincident:
+        tests.append(f"d2 != {zero}")
+    need_d2 = bool(tests) or "d2" in ir.reads_each.pair or nb.pick == "nearest"
+    head = [f"dx = {b.call(e, 'sub', [me[0], arrays[0] + '[q]'], 'x - other.x')}",
+            f"dy = {b.call(e, 'sub', [me[1], arrays[1] + '[q]'], 'y - other.y')}"]
+    if need_d2:
+        head.append(f"d2 = {b.call(e, 'd2', ['dx', 'dy'], 'dx * dx + dy * dy')}")
+    dist = f"dist = {b.call(e, 'hypot', ['dx', 'dy'], 'dist')}" if ir.needs_dist else None
+    body = d + 1
+    if nb.pick == "nearest":
+        b.emit(d, f"{p}_best = -1", f"{p}_bd2 = {f'{p}_w2' if nb.within else zero}", loop)
+        b.emit(d + 1, *head)
+        better = f"d2 < {p}_bd2" if nb.within else f"({p}_best < 0 or d2 < {p}_bd2)"
+        b.emit(d + 1, f"if {' and '.join(tests + [better])}:", f"{INDENT}{p}_bd2 = d2", f"{INDENT}{p}_best = q")
+        b.emit(d, f"if {p}_best >= 0:", f"{INDENT}q = {p}_best")
+        b.emit(d + 1, *head)
+    else:
+        b.emit(d, loop)
+        b.emit(d + 1, *head)
+        if tests:
+            b.emit(d + 1, f"if {' and '.join(tests)}:")
+            body = d + 2
+    if dist:
+        b.emit(body, dist)
+    b.emit(body, f"{p}_count += 1")
+    b.take(e, e.block(ir.each, body))
 
 
 def food_step(b) -> None:
