@@ -10,10 +10,10 @@ import subprocess
 
 import pytest
 
-from codegen.targets.pic32.budget.measure import CFLAGS_STRICT, render_variant, spec_variant
+from codegen.targets.pic32.budget.measure import build_host_driver, render_variant, spec_variant
 from codegen.output.pipeline import checked_model
 
-from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, RUNTIME_INCLUDES, RUNTIME_I_FLAGS, compile_c, require_tool
+from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import RUN
 
 CFG = ROOT / "tests" / "c" / "draw_cfg"
@@ -50,12 +50,7 @@ def test_a_pixel_set_leaves_the_picture_a_full_redraw_leaves(pixset_driver, tmp_
 def build_budget_host(fw, out, full: bool):
     """codegen/targets/pic32/budget/measure.py's warm-up / SPI-counting driver, the flock drawn by
     difference or (full) the whole-flock way."""
-    src = [RUNTIME / "pic32" / "budget" / "budget_host.c", fw / "boids_flock.c", fw / "boids_params.c",
-           RUNTIME / "host" / "platform_host.c", RUNTIME / "host" / "host_ili9340.c", RUNTIME / "core" / "draw.c", RUNTIME / "core" / "font5x7.c",
-           RUNTIME / "core" / "tft_ili9340.c", RUNTIME / "host" / "host_image.c"]
-    subprocess.run(["gcc", *CFLAGS_STRICT, "-O2", *(["-DBOIDS_DRAW_FULL"] if full else []), f"-I{fw}",
-                    *RUNTIME_I_FLAGS, *map(str, src), "-o", str(out)], check=True, timeout=RUN)
-    return out
+    return build_host_driver(fw, out, ("BOIDS_DRAW_FULL",) if full else ())
 
 
 def test_a_frame_sends_fewer_spi_bytes(tmp_path):
