@@ -20,7 +20,7 @@ from pathlib import Path
 
 from codegen.targets.pic32.budget.block_counts import run_counted
 from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.measure import BUDGET_DIR, CFLAGS_STRICT, MIPS_CC, RUNTIME_DIR, BudgetError, _run
+from codegen.targets.pic32.budget.measure import BUDGET_DIR, MIPS_CC, RUNTIME_DIR, BudgetError, _run, m4k_cflags, m4k_libgcc
 
 ONCE_LINES = ("watch on", "list", "help", "dump")
 
@@ -57,19 +57,14 @@ def build_command_image(fw: Path, lines: list[str], n: int, out: Path) -> Path:
                       f"#define BUDGET_CMD_BOIDS {n}\n"
                       "static const char *const budget_cmd_lines[] = {\n"
                       + "".join(f"    {_c_string(s)},\n" for s in lines) + "};\n")
-    inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
-    arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
-    libgcc = _run([MIPS_CC, *arch, "-print-libgcc-file-name"]).stdout.strip()
     core = RUNTIME_DIR / "core"
     gen = [fw / f for f in ("boids_params.c", "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c")]
     rt = [core / f for f in ("fxdecimal.c", "serial_cmd.c", "cmd_reply.c", "cmd_core.c", "adaptive_spawn.c",
                              "course.c", "state_io.c", "watch.c", "draw.c", "font5x7.c", "tft_ili9340.c")]
-    _run([MIPS_CC, *arch, "-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem",
-          RUNTIME_DIR / "pic32" / "m4k_check" / "include", *CFLAGS_STRICT, "-O1", f"-I{out.parent}", f"-I{fw}",
-          f"-I{core}", "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld", "-Wl,--build-id=none",
+    _run([MIPS_CC, *m4k_cflags("-O1", out.parent, fw, core), "-nostdlib", "-static", "-no-pie", "-T", BUDGET_DIR / "qemu_user.ld", "-Wl,--build-id=none",
           BUDGET_DIR / "start.S", BUDGET_DIR / "budget_cmd_m4k.c", BUDGET_DIR / "budget_platform.c",
           BUDGET_DIR / "budget_tft_port.c", BUDGET_DIR / "libc_budget.c",
-          RUNTIME_DIR / "pic32" / "m4k_check" / "libc_str.c", *gen, *rt, libgcc, "-o", out])
+          RUNTIME_DIR / "pic32" / "m4k_check" / "libc_str.c", *gen, *rt, m4k_libgcc(), "-o", out])
     return out
 
 

@@ -100,21 +100,41 @@ def build_host_driver(fw: Path, out: Path, defines: tuple = ()) -> Path:
     return out
 
 
+M4K_ARCH = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
+
+
+def m4k_cflags(opt: str, *includes) -> list:
+    """The budget's freestanding M4K compile (as `make m4k-check`: the
+    m4k_check libc headers, no system ones), strict, at `opt`."""
+    inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
+    return [*M4K_ARCH, "-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem",
+            str(RUNTIME_DIR / "pic32" / "m4k_check" / "include"), *CFLAGS_STRICT, opt, *(f"-I{d}" for d in includes)]
+
+
+def m4k_libgcc() -> str:
+    return _run([MIPS_CC, *M4K_ARCH, "-print-libgcc-file-name"]).stdout.strip()
+
+
+def host_value(stdout: str, key: str) -> int:
+    """A `key=N` line budget_host.c printed."""
+    m = re.search(rf"^{key}=(\d+)$", stdout, re.M)
+    if not m:
+        raise BudgetError(f"budget_host printed no {key}=")
+    return int(m.group(1))
+
+
 def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = False, defines: tuple = ()) -> Path:
     """The one-frame image for qemu-mipsel: -march=m4k, freestanding. With
     draw (budget --profile): -g for the line table (the code is the same)
     and a third segment, the frame's drawing onto a stub SPI port; defines:
     -D flags (BUDGET_RUN_FRAMES=F: a whole run, codegen/targets/pic32/budget/runs.py)."""
-    inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
-    arch = ["-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic"]
-    cflags = arch + ["-ffreestanding", "-nostdinc", "-isystem", inc, "-isystem", str(RUNTIME_DIR / "pic32" / "m4k_check" / "include"),
-                     *CFLAGS_STRICT, opt, *(f"-D{d}" for d in defines), f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}"]
+    cflags = m4k_cflags(opt, fw, RUNTIME_DIR / "core") + [f"-D{d}" for d in defines]
     extra = []
     if draw:
         cflags += ["-g", "-DBUDGET_DRAW"]
         extra = [BUDGET_DIR / "budget_tft_port.c", RUNTIME_DIR / "core" / "draw.c", RUNTIME_DIR / "core" / "tft_ili9340.c",
                  RUNTIME_DIR / "core" / "font5x7.c"]
-    libgcc = _run([MIPS_CC, *arch, "-print-libgcc-file-name"]).stdout.strip()
+    libgcc = m4k_libgcc()
     blob = out.with_suffix(".state.S")
     blob.write_text(f'    .section .rodata\n    .balign 4\n    .globl budget_state\nbudget_state:\n'
                     f'    .incbin "{state}"\n    .globl budget_state_end\nbudget_state_end:\n')
@@ -369,9 +389,8 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
             for n in boids:
                 state = vdir / f"state_{n}.bin"
                 res = _run([host, str(n), str(warmup), str(seed), state])
-                spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
-                once = {k: int(re.search(rf"^{k}=(\d+)", res.stdout, re.M).group(1))
-                        for k in ("startup_bytes", "clear_bytes", "startup_ms")}
+                spi = host_value(res.stdout, "spi_bytes")
+                once = {k: host_value(res.stdout, k) for k in ("startup_bytes", "clear_bytes", "startup_ms")}
                 row = Row(vname, n, spi_bytes=spi)
                 for opt in opts:
                     elf = build_m4k_driver(fw, state, opt, vdir / f"frame_{n}{opt}.elf")

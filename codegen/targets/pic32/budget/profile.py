@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegen.targets.pic32.budget import profile_lines as PL
-from codegen.targets.pic32.budget.measure import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, missing_tools,
+from codegen.targets.pic32.budget.measure import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, host_value, missing_tools,
                      render_variant, spec_variant, variants_for)
 from codegen.targets.pic32.budget.bound import Bound, lower_bound
 from codegen.targets.pic32.budget.m4k_cycles import LOADS, STORES, CycleModel, block_costs, branch_index, segment_mix
@@ -355,9 +355,9 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
             for n in boids:
                 state = vdir / f"state_{n}.bin"
                 res = _run([host, str(n), str(warmup), str(seed), state])
-                spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
+                spi = host_value(res.stdout, "spi_bytes")
                 fp = profile_one(fw, state, vdir, vname, n, spi, model, spec.board.spi_hz)
-                pixels = int(re.search(r"^pixels=(\d+)", res.stdout, re.M).group(1))
+                pixels = host_value(res.stdout, "pixels")
                 fp.bound = lower_bound(fp.pairs, n, spi, spec.board.spi_hz, model, pixels=pixels)
                 frames.append(fp)
                 if progress:

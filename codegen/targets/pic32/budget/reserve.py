@@ -30,7 +30,7 @@ from pathlib import Path
 
 from codegen.targets.pic32.budget.m4k_cycles import CycleModel, block_costs, classify
 from codegen.targets.pic32.budget.m4k_trace import Insn
-from codegen.targets.pic32.budget.measure import F_CPU, MIPS_CC, RUNTIME_DIR, _run
+from codegen.targets.pic32.budget.measure import F_CPU, MIPS_CC, RUNTIME_DIR, _run, m4k_cflags
 
 ISRS = ("pic32_timer2_isr", "pic32_uart2_isr")
 _OBJDUMP_INSN = re.compile(r"^\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+(\S+)\s*(.*)$")
@@ -63,11 +63,8 @@ def handler_cycles(insns: list, model: CycleModel) -> int:
 def isr_cycles(fw: Path, work: Path, model: CycleModel) -> dict:
     """name -> cycles of one run of each interrupt handler, from the PIC32
     layer compiled for the M4K at -O1."""
-    inc = _run([MIPS_CC, "-print-file-name=include"]).stdout.strip()
     obj = work / "platform_pic32.o"
-    _run([MIPS_CC, "-march=m4k", "-EL", "-msoft-float", "-G0", "-mno-abicalls", "-fno-pic", "-ffreestanding",
-          "-nostdinc", "-isystem", inc, "-isystem", RUNTIME_DIR / "pic32" / "m4k_check" / "include", "-std=c99",
-          "-O1", f"-I{fw}", f"-I{RUNTIME_DIR / 'core'}", f"-I{RUNTIME_DIR / 'pic32'}", "-c",
+    _run([MIPS_CC, *m4k_cflags("-O1", fw, RUNTIME_DIR / "core", RUNTIME_DIR / "pic32"), "-c",
           RUNTIME_DIR / "pic32" / "platform_pic32.c", "-o", obj])
     funcs = objdump_functions(obj, ISRS)
     missing = [n for n in ISRS if not funcs.get(n)]

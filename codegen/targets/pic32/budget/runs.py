@@ -35,7 +35,7 @@ import numpy as np
 from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
 from codegen.targets.pic32.budget.commands import command_costs
 from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.measure import (F_CPU, BudgetError, _run, build_host_driver, build_m4k_driver,
+from codegen.targets.pic32.budget.measure import (F_CPU, BudgetError, _run, build_host_driver, build_m4k_driver, host_value,
                                                   missing_tools, render_variant, spec_variant, variants_for)
 
 SEGMENTS = ("erase", "update", "draw", "digest")  # budget_m4k.c's segments of a frame, in order (then one: the status line)
@@ -82,9 +82,8 @@ def bound_at(fw: Path, host: Path, work: Path, n: int, seed: int, k: int, spi_hz
 
     state = work / f"bound_{n}_{seed}_{k}.bin"
     res = _run([host, str(n), str(k - 1), str(seed), state])
-    spi = int(re.search(r"^spi_bytes=(\d+)", res.stdout, re.M).group(1))
-    pixels = int(re.search(r"^pixels=(\d+)", res.stdout, re.M).group(1))
-    return lower_bound(pair_counts(state, fw), n, spi, spi_hz, model, pixels=pixels)
+    return lower_bound(pair_counts(state, fw), n, host_value(res.stdout, "spi_bytes"), spi_hz, model,
+                       pixels=host_value(res.stdout, "pixels"))
 
 
 def row_capacity(spec, n: int) -> int:
@@ -100,7 +99,7 @@ def measure_seed(fw: Path, host: Path, plugin: Path, work: Path, n: int, frames:
                  model: CycleModel) -> SeedRun:
     state, spi_file = work / f"run_{n}_{seed}.bin", work / f"run_{n}_{seed}.spi"
     res = _run([host, str(n), "0", str(seed), state, str(frames), spi_file])
-    status_bytes = int(re.search(r"^status_spi_bytes=(\d+)", res.stdout, re.M).group(1))
+    status_bytes = host_value(res.stdout, "status_spi_bytes")
     spi = np.loadtxt(spi_file, dtype=np.int64, ndmin=1)
     elf = build_m4k_driver(fw, state, "-O1", work / f"run_{n}.elf", draw=True,
                            defines=(f"BUDGET_RUN_FRAMES={frames}",))
