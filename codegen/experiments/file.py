@@ -38,13 +38,19 @@ from codegen.spec.loader import Locator, _plain
 from codegen.spec.yaml_read import read_yaml
 
 # the metrics a trial can record (pysim/experiments/trials.py computes them)
+# (a file without `metrics:` records the first eleven: the ones that need no `preferred:`)
 METRICS = ("decision", "naive_decision", "side_time", "polarisation", "speed", "groups", "nn_dist",
-           "centroid_x", "centroid_y", "velocity_x", "velocity_y")
-PROPORTIONS = frozenset({"decision", "naive_decision"})  # 0/1 per trial: Wilson intervals
-NEED_SCOUTS = frozenset({"decision", "naive_decision", "side_time"})
+           "centroid_x", "centroid_y", "velocity_x", "velocity_y",
+           "direction", "accuracy", "chose", "majority", "fragmented", "side_gap")
+DEFAULT_METRICS = METRICS[:11]
+PROPORTIONS = frozenset({"decision", "naive_decision", "chose", "majority", "fragmented"})  # 0/1: Wilson intervals
+NEED_SCOUTS = frozenset({"decision", "naive_decision", "side_time", "majority"})
+# the metrics that read the preferred directions named by the file's `preferred:` (how many they need)
+NEED_PREFERRED = {"accuracy": 1, "chose": 2, "majority": 2}
 # the values a metric cannot leave: its t interval is clipped to them (a fraction of time beyond 1 means nothing)
 RANGES = {"side_time": (0.0, 1.0), "polarisation": (0.0, 1.0), "speed": (0.0, math.inf),
-          "groups": (0.0, math.inf), "nn_dist": (0.0, math.inf)}
+          "groups": (0.0, math.inf), "nn_dist": (0.0, math.inf), "direction": (-0.5, 0.5),
+          "accuracy": (0.0, 1.0), "side_gap": (0.0, math.inf)}
 MAX_TRIALS = 10_000_000
 MAX_VALUES = 1000  # values of one varied name
 Number = Union[int, float]
@@ -105,7 +111,9 @@ class Experiment(Strict):
     boids: int | None = Field(None, ge=1, le=65535)
     set: dict[str, Union[Number, str]] = {}
     vary: dict[str, Vary] = {}
-    metrics: list[Literal[METRICS]] = Field(list(METRICS), min_length=1)
+    metrics: list[Literal[METRICS]] = Field(list(DEFAULT_METRICS), min_length=1)
+    preferred: list[str] = Field([], max_length=2, description="the parameters (turns) holding informed group 1's "
+                                 "and group 2's preferred directions: accuracy, chose and majority read them")
     batch: int | None = Field(None, ge=1, le=10_000, description="trials per Dask task (default: chosen)")
     plot: Plot = Plot()
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from pysim.experiments.trials import Job, Point, files_key, trial_seed
 
-from codegen.experiments.file import NEED_SCOUTS, Fraction, Loaded, decimal_text, project_of
+from codegen.experiments.file import NEED_PREFERRED, NEED_SCOUTS, Fraction, Loaded, decimal_text, project_of
 from codegen.spec.number_text import MAX_NUMBER_CHARS
 from codegen.spec.errors import SpecError
 
@@ -83,7 +83,7 @@ def make_plan(ld: Loaded) -> Plan:
     model = _module(files[0][1])
     points = _points(ld, model, sizes)
     job = Job(files=files, key=files_key(files), arith=e.arith, frames=e.frames, warmup=e.warmup,
-              sample_every=e.sample_every, metrics=tuple(e.metrics))
+              sample_every=e.sample_every, metrics=tuple(e.metrics), preferred=tuple(e.preferred))
     return Plan(ld, job, points, _hash(ld, m.hash, points), m.name, m.hash, notes)
 
 
@@ -146,6 +146,7 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
         bad = next(i for i, m in enumerate(e.metrics) if m in NEED_SCOUTS)
         issues.append(ld.issue_at(("metrics", bad), f"'{e.metrics[bad]}' needs scout groups (`scouts:` in the "
                                   f"spec); {ld.exp.spec} has none"))
+    issues += _preferred_issues(ld, model)
     if issues:
         raise SpecError(issues)
     axes = [("boids", [("boids", b, None) for b in sizes])] if "boids" in e.vary else []
@@ -180,6 +181,25 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     if seen or fits:
         raise SpecError(list(seen.values()) or [fits])
     return points
+
+
+def _preferred_issues(ld: Loaded, model) -> list:
+    """`preferred:` names fixed-point parameters (directions in turns), as
+    many as the metrics that read them need."""
+    e, issues = ld.exp, []
+    defs = {p.name: p for p in model.PARAMS}
+    for i, name in enumerate(e.preferred):
+        if name not in defs:
+            issues.append(ld.issue_at(("preferred", i), f"the spec has no parameter '{name}'"))
+        elif defs[name].type != "fixed":
+            issues.append(ld.issue_at(("preferred", i), f"'{name}' is a count; a direction is a fixed-point "
+                                      "parameter in turns"))
+    for i, m in enumerate(e.metrics):
+        need = NEED_PREFERRED.get(m, 0)
+        if len(e.preferred) < need:
+            issues.append(ld.issue_at(("metrics", i), f"'{m}' reads {need} preferred direction(s): name the "
+                                      f"parameter(s) in `preferred:` ({len(e.preferred)} named)"))
+    return issues
 
 
 def _set(ps, name: str, text: str) -> None:
@@ -242,4 +262,6 @@ def _hash(ld: Loaded, model_hash: str, points: list) -> str:
     doc = {"model": model_hash, "arith": e.arith, "frames": e.frames, "warmup": e.warmup,
            "every": e.sample_every, "metrics": list(e.metrics), "seed": e.seed,
            "points": [[list(map(list, p.at)), p.boids, list(map(list, p.sets))] for p in points]}
+    if e.preferred:  # (only when named: the hashes of the runs written before the key existed stay)
+        doc["preferred"] = list(e.preferred)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]

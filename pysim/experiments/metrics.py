@@ -1,6 +1,8 @@
 """Flock metrics over a simulation's state, in pixels (either arithmetic)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -99,3 +101,56 @@ def decision(centroid_xs, middle: float, side: int) -> int:
     sampled frames, lies strictly on that side of `middle`; else 0."""
     c = np.asarray(centroid_xs, dtype=np.float64)
     return int(len(c) > 0 and (c.mean() - middle) * side > 0)
+
+
+# ---- Couzin et al. 2005's measures (spec/couzin2005.yaml; directions in turns) ----
+
+def direction(cxs, cys) -> float:
+    """The group's direction of travel in turns, in [-1/2, 1/2]: the angle of
+    its centroid's displacement from the first sampled frame to the last
+    (atan2(dy, dx) as the rules' own atan2: 0 is +x, 1/4 is +y). 0 when it
+    did not move."""
+    if len(cxs) < 2:
+        return 0.0
+    return math.atan2(cys[-1] - cys[0], cxs[-1] - cxs[0]) / (2 * math.pi)
+
+
+def angle_between(a: float, b: float) -> float:
+    """|a - b| around the circle, in turns: within [0, 1/2]."""
+    d = (a - b) % 1.0
+    return min(d, 1.0 - d)
+
+
+def accuracy(heading: float, g: float) -> float:
+    """Couzin's accuracy: 1 - (the angle from g) / pi; 1 along g, 1/2 at
+    right angles, 0 opposite."""
+    return 1.0 - angle_between(heading, g) / 0.5
+
+
+def bisector(g1: float, g2: float) -> float:
+    """The direction halfway between g1 and g2 along the shorter way round."""
+    d = ((g2 - g1 + 0.5) % 1.0) - 0.5
+    return g1 + d / 2
+
+
+def chose(heading: float, g1: float, g2: float) -> int:
+    """1 when the group went one of the two preferred ways rather than
+    between them: its direction is nearer g1 or g2 than their bisector
+    (more than a quarter of their angle from the bisector). 0 when they
+    are one direction."""
+    gap = angle_between(g1, g2)
+    return int(gap > 0 and angle_between(heading, bisector(g1, g2)) > gap / 4)
+
+
+def toward_majority(heading: float, g1: float, g2: float, n1: int, n2: int) -> int:
+    """1 when the direction is nearer the larger informed group's preferred
+    direction than the other's (group 1's on a tie, so chance is 1/2)."""
+    big, small = (g2, g1) if n2 > n1 else (g1, g2)
+    return int(angle_between(heading, big) < angle_between(heading, small))
+
+
+def side_gap(x, y, width: float, height: float) -> float:
+    """The distance from the boid nearest a side of the world to that side."""
+    if not len(x):
+        return 0.0
+    return float(min(x.min(), y.min(), width - x.max(), height - y.max()))

@@ -33,6 +33,7 @@ class Job:
     warmup: int
     sample_every: int
     metrics: tuple  # metric names (codegen/experiments/file.py: METRICS)
+    preferred: tuple = ()  # the parameters holding the preferred directions (turns): accuracy, chose, majority
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
     side = M.informed_side(g1, g2)
     naive = slice(g1 + g2, None) if g1 + g2 < point.boids else slice(None)  # the uninformed (all if none)
     cols: dict[str, list] = {k: [] for k in ("cx", "cy", "ncx", "vx", "vy", "polarisation", "speed", "groups",
-                                             "nn_dist")}
+                                             "nn_dist", "side_gap")}
     px = sim.to_pixels
     for f in range(1, job.frames + 1):
         sim.step()
@@ -142,13 +143,23 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
             cols["groups"].append(M.groups(x, y, link))
         if "nn_dist" in want:
             cols["nn_dist"].append(M.nearest_neighbour(x, y))
+        if "side_gap" in want:
+            cols["side_gap"].append(M.side_gap(x, y, model.WIDTH, model.HEIGHT))
+    if "fragmented" in want:  # split at the end of the trial
+        last = M.groups(px(sim.x).astype(np.float64), px(sim.y).astype(np.float64), link)
     mid = model.WIDTH / 2
+    g = [float(px(sim.params.raw[n])) for n in job.preferred]
+    heading = M.direction(cols["cx"], cols["cy"])
     value = {
         "decision": lambda: M.decision(cols["cx"], mid, side),
         "naive_decision": lambda: M.decision(cols["ncx"], mid, side),
         "side_time": lambda: M.side_time(cols["cx"], mid, side),
         "centroid_x": lambda: _mean(cols["cx"]), "centroid_y": lambda: _mean(cols["cy"]),
         "velocity_x": lambda: _mean(cols["vx"]), "velocity_y": lambda: _mean(cols["vy"]),
+        "direction": lambda: heading, "accuracy": lambda: M.accuracy(heading, g[0]),
+        "chose": lambda: M.chose(heading, g[0], g[1]),
+        "majority": lambda: M.toward_majority(heading, g[0], g[1], g1, g2),
+        "fragmented": lambda: int(last > 1), "side_gap": lambda: min(cols["side_gap"], default=0.0),
     }
     return {m: (value[m]() if m in value else _mean(cols[m])) for m in job.metrics}
 
