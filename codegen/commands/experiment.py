@@ -238,11 +238,43 @@ def report(plan, out: Path, path: str) -> int:
     try:
         plots = plot_all(sums, metrics, out, e.plot.title or (e.name or Path(path).stem), e.plot.xlabel or None,
                          plan.varied)
+        plots += _trial_plots(plan, rows, out)
         print(f"plots: {', '.join(str(p) for p in plots)}")
     except ImportError:
         print("plots: skipped, they need matplotlib: pip install -e .[experiment]")
     print(f"table: {out / 'summary.md'}; rows: {out / ROWS}")
     return 0
+
+
+def _trial_plots(plan, rows, out: Path) -> list:
+    """direction_trials.png: each trial's direction against the one varied
+    value (not the flock size), with the preferred directions `preferred:`
+    names (the varied one as y = x, one the file `set`s as a constant) and,
+    for two, their bisector."""
+    from pysim.experiments.metrics import bisector
+    from pysim.experiments.plots import plot_trials
+
+    e = plan.loaded.exp
+    varied = [n for n in plan.varied if n != "boids"]
+    if "direction" not in e.metrics or len(varied) != 1 or not rows:
+        return []
+    x = varied[0]
+
+    def direction_of(name):  # the varied direction is y = x; one the file sets, a constant; else no line
+        if name == x:
+            return lambda v: v
+        if name in e.set:
+            value = float(e.set[name])
+            return lambda v: value
+        return None
+
+    fs = [(f"{n} (preferred)", direction_of(n)) for n in e.preferred]
+    fs = [(label, f) for label, f in fs if f is not None]
+    if len(fs) == 2:
+        f1, f2 = fs[0][1], fs[1][1]
+        fs.append(("their bisector", lambda v: bisector(f1(v), f2(v))))
+    return [plot_trials(rows, "direction", x, out / "direction_trials.png",
+                        e.plot.title or (e.name or ""), e.plot.xlabel or None, fs)]
 
 
 def _write_csv(path: Path, rows, metrics) -> None:

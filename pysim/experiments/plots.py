@@ -17,6 +17,12 @@ LABELS = {
     "centroid_y": "centroid y (px)",
     "velocity_x": "mean velocity x (px/frame)",
     "velocity_y": "mean velocity y (px/frame)",
+    "direction": "the group's direction of travel (turns)",
+    "accuracy": "accuracy (1 - angle from g / pi)",
+    "chose": "P(the group went one preferred way)",
+    "majority": "P(nearer the larger group's direction)",
+    "fragmented": "P(more than one group at the end)",
+    "side_gap": "closest approach to a side (px)",
 }
 
 
@@ -82,3 +88,34 @@ def plot_all(summaries, metrics, folder: Path, title: str = "", xlabel: str | No
     chance = {"decision": 0.5, "naive_decision": 0.5, "side_time": 0.5}
     return [plot_metric(summaries, m, Path(folder) / f"{m}.png", title, xlabel, chance.get(m), varied)
             for m in metrics]
+
+
+def plot_trials(rows, metric: str, x: str, path: Path, title: str = "", xlabel: str | None = None,
+                guides=()) -> Path:
+    """Every trial's value of `metric` against the varied value `x`, one dot
+    a trial (the paper's way of showing where each group went, where a mean
+    would hide two branches), with `guides`: (label, f(x)) lines such as
+    the preferred directions and their bisector."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [float(r["at"][x]) for r in rows]
+    ys = [float(r["metrics"][metric]) for r in rows]
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
+    ax.scatter(xs, ys, s=6, alpha=0.35, color="tab:blue", label="one trial")
+    grid = sorted(set(xs))
+    for (label, f), style in zip(guides, ("-", "--", ":", "-.")):
+        ax.plot(grid, [f(v) for v in grid], ls=style, lw=1, color="grey", label=label)
+    ax.set_xlabel(xlabel or x.replace("_", " "))
+    ax.set_ylabel(LABELS.get(metric, metric) + ", each trial")
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
