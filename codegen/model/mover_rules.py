@@ -30,7 +30,7 @@ def mover_rule_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecI
             continue
         uses = [((kind, "speed"), sec["speed"])] if kind == "predators" and isinstance(sec.get("speed"), dict) else []
         if uses and sec.get("rules"):
-            out.append(loc8.issue((kind, "speed"), "predators.speed is the one-rule spelling of predators.rules: "
+            out.append(loc8.issue((kind, "speed"), "`speed:` is the one-rule spelling of `rules:`: "
                                   "give one of them (put the rule first in `rules:`)", key_itself=True))
         listed = sec.get("rules") if isinstance(sec.get("rules"), list) else []
         uses += [((kind, "rules", i), use) for i, use in enumerate(listed)]
