@@ -2,12 +2,12 @@
 `predators: {speed: USE}` (the one-rule spelling), `predators: {rules:
 [USE, ...]}` and `food: {rules: [USE, ...]}`. Each names a known rule that
 reads only what a mover has (docs/rules.md section 5) and binds its roles
-as a `rules:` entry does (rule_set._bind_issues).
+as a `rules:` entry does (rule_set.bind_issues).
 """
 from __future__ import annotations
 
 from codegen.lang.ir import RuleIR
-from codegen.model.rule_set import KIND_SECTIONS, _bind_issues, _broken_defs, _near
+from codegen.model.rule_set import KIND_SECTIONS, bind_issues, broken_defs, near
 from codegen.spec.errors import SpecIssue
 
 # what a mover's own rule may not read: it runs on one predator or food source, outside the boids' loop
@@ -50,10 +50,10 @@ def mover_rule_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecI
 def _use_issues(plain: dict, loc8, rules: dict, kind: str, at: tuple, use: dict) -> list[SpecIssue]:
     name = use["rule"]
     ir = rules.get(name)
-    if ir is None and name in _broken_defs(plain, rules):  # its definition's own errors say what is wrong
+    if ir is None and name in broken_defs(plain, rules):  # its definition's own errors say what is wrong
         return []
     if ir is None:
-        return [loc8.issue((*at, "rule"), f"unknown rule '{name}'{_near(name, rules)}")]
+        return [loc8.issue((*at, "rule"), f"unknown rule '{name}'{near(name, rules)}")]
     bad = [what for what, has in NOT_FOR_MOVERS if has(ir)]
     if bad:
         return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; {WHO[kind]}'s own rule may read "
@@ -63,4 +63,4 @@ def _use_issues(plain: dict, loc8, rules: dict, kind: str, at: tuple, use: dict)
     if nb and nb.of in KIND_SECTIONS and not isinstance(plain.get(KIND_SECTIONS[nb.of]), dict):
         return [loc8.issue((*at, "rule"), f"rule '{name}' needs a '{KIND_SECTIONS[nb.of]}:' section in the spec")]
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
-    return _bind_issues(loc8, at, use, name, ir, params)
+    return bind_issues(loc8, at, use, name, ir, params)
