@@ -96,11 +96,13 @@ def _rows(trace: str, kind: str) -> list[str]:
     return [ln for ln in trace.splitlines() if ln.split(",")[2:3] == [kind]]
 
 
-@pytest.mark.parametrize("param, kind", [("flee_push", "food"), ("food_drag", "food"), ("apart_push", "predator")])
+@pytest.mark.parametrize("param, kind", [("flee_push", "food"), ("food_drag", "food"), ("apart_push", "predator"),
+                                         ("chase_frames", "predator"), ("panic_frames", "food")])
 def test_each_mover_rule_reaches_its_movers(project, param, kind):
-    """Turning one mover rule's parameter off changes that kind's rows."""
+    """Turning one mover rule's parameter off changes that kind's rows (the
+    state's too: a predator's rest after a chase, a food source's panic)."""
     path = project / "spec" / FOOD.name
-    off = {"flee_push": "0", "food_drag": "1", "apart_push": "0"}[param]
+    off = {"flee_push": "0", "food_drag": "1", "apart_push": "0", "chase_frames": "10", "panic_frames": "0"}[param]
     on, changed = _trace(path, 300), _trace(path, 300, sets=[(param, off)])
     assert _rows(on, kind) and _rows(on, kind) != _rows(changed, kind)
 
@@ -120,9 +122,9 @@ def test_a_mover_is_not_its_own_neighbour(project):
     """One food source: `count` over the food is 0 (itself skipped), so the
     kick changes nothing; two: it does."""
     def edit(t):
-        t = t.replace("rules: [{rule: flee_boids, range: flee_range, push: flee_push},",
-                      "rules: [{rule: kick, k: kick_k}, {rule: flee_boids, range: flee_range, push: flee_push},", 1)
-        t = t.replace("\n  margin: ", "\n  kick_k: {default: 0.5, min: 0, max: 1, id: 28}\n  margin: ", 1)
+        assert "rules: [{rule: flee_boids," in t
+        t = t.replace("rules: [{rule: flee_boids,", "rules: [{rule: kick, k: kick_k}, {rule: flee_boids,", 1)
+        t = t.replace("\n  margin: ", "\n  kick_k: {default: 0.5, min: 0, max: 1, id: 40}\n  margin: ", 1)
         return t.replace("\nrule_defs:\n", "\nrule_defs:\n" + KICK, 1)
     path = _copy(project, FOOD, "lab_kick", edit)
     for n, same in (("1", True), ("2", False)):

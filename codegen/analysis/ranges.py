@@ -38,7 +38,7 @@ from codegen.analysis.intervals import I32, Fx, Iv, t_add, t_d2, t_hypot, t_sq, 
 from codegen.lang.ir import Accumulate, If, Type
 from codegen.analysis.range_eval import Context, Machine, Val, clip, join_envs
 from codegen.analysis.range_values import keep_roots, literals, offset_facts, widen
-from codegen.analysis.range_world import food_bounds, food_frame, predator_frame
+from codegen.analysis.range_world import food_bounds, food_frame, mover_state_bounds, mover_state_grew, predator_frame
 
 MAX_ROUNDS = 3
 WIDEN_STEPS = 8  # a state's bound pushed out to the next mark at most this often, then to its type's range
@@ -296,10 +296,12 @@ class _Analysis:
         report, search = self.sites, {}
         self.mach.sites = search
         state, stypes = self._initial_state()
+        self.mstate = mover_state_bounds(self)
         self.vb, self.pvb = self.v0, self.pv0
         self.fvb = self.fs
         self.vtaint = self.ptaint = self.ftaint = self.staint = False
-        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32} | literals(self.mach, [r.ir for _, r, _ in self.rules]))
+        irs = [r.ir for _, r, _ in self.rules] + [r.ir for r in m.predator_motion + m.food_motion]
+        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32} | literals(self.mach, irs))
         steps = dict.fromkeys(state, 0)
         rounds = v_rounds = 0
         v_growing = b_growing = False
@@ -323,7 +325,8 @@ class _Analysis:
                     new[n] = widen(state[n], new[n], marks if steps[n] < WIDEN_STEPS else I32)
                     steps[n] += 1
             state = new
-            if not grew_s and (not v_growing or rounds >= MAX_ROUNDS):
+            m_grew = mover_state_grew(self, rounds >= MAX_ROUNDS, marks, WIDEN_STEPS)
+            if not grew_s and not m_grew and (not v_growing or rounds >= MAX_ROUNDS):
                 break
         self.mach.sites = report
         self.frame(state)

@@ -6,14 +6,16 @@ as a `rules:` entry does (rule_set.bind_issues).
 """
 from __future__ import annotations
 
-from codegen.lang.ir import RuleIR
+from codegen.lang.ir import Op, Ref, RuleIR
 from codegen.model.rule_set import KIND_SECTIONS, bind_issues, broken_defs, near
+from codegen.model.shared_state import state_issues
 from codegen.spec.errors import SpecIssue
 
 # what a mover's own rule may not read: it runs on one predator or food source, outside the boids' loop
 NOT_FOR_MOVERS = (("neighbours in a zone (the boids' protected/visual chain)",
                    lambda ir: ir.neighbours and ir.neighbours.zone),
-                  ("state", lambda ir: ir.state),
+                  ("index or spec sections in a state's initial value",
+                   lambda ir: any(_reads(sv.initial, ("index", "world")) for sv in ir.state)),
                   ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
                   ("index", lambda ir: ir.reads_apply.index or ir.reads_each.index),
                   ("the target", lambda ir: ir.reads_apply.world or ir.reads_each.world),
@@ -34,6 +36,8 @@ def mover_rule_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecI
                                   "give one of them (put the rule first in `rules:`)", key_itself=True))
         listed = sec.get("rules") if isinstance(sec.get("rules"), list) else []
         uses += [((kind, "rules", i), use) for i, use in enumerate(listed)]
+        if listed:  # the kind's own fields: two rules' states of one name are one, as for boids
+            out += state_issues(plain, loc8, rules, (kind, "rules"), listed)
         seen: dict[str, tuple] = {}
         for at, use in uses:
             if not isinstance(use, dict) or not isinstance(use.get("rule"), str):
@@ -57,10 +61,16 @@ def _use_issues(plain: dict, loc8, rules: dict, kind: str, at: tuple, use: dict)
     bad = [what for what, has in NOT_FOR_MOVERS if has(ir)]
     if bad:
         return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; {WHO[kind]}'s own rule may read "
-                           "only its x, y, vx, vy, its roles, parameters, the screen and its neighbours: boids, "
-                           "predators, food or obstacles (their count, sums, pick: nearest)")]
+                           "only its x, y, vx, vy, its state, its roles, parameters, the screen and its neighbours: "
+                           "boids, predators, food or obstacles (their count, sums, pick: nearest)")]
     nb = ir.neighbours
     if nb and nb.of in KIND_SECTIONS and not isinstance(plain.get(KIND_SECTIONS[nb.of]), dict):
         return [loc8.issue((*at, "rule"), f"rule '{name}' needs a '{KIND_SECTIONS[nb.of]}:' section in the spec")]
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
     return bind_issues(loc8, at, use, name, ir, params)
+
+
+def _reads(e, kinds: tuple) -> bool:
+    if isinstance(e, Ref):
+        return e.kind in kinds
+    return isinstance(e, Op) and any(_reads(a, kinds) for a in e.args)

@@ -20,9 +20,9 @@ entities) and takes every rule's code from here:
   after_pairs   pick-nearest neighbours, visited once the loop is done
   apply         per rule, in spec order: its `apply` (over predators,
                 obstacles or food: first its own loop, at its turn)
-  predator_motion  the predators' own rules (m.predator_motion: the hunt,
-                edges with the predators' parameters, then their rules)
-  food_motion   the food's own rules (m.food_motion), before it drifts
+  predator      the predators' own rules (m.predator_motion: the hunt,
+                edges with the predators' parameters, then their rules) and state
+  food          the food's own rules (m.food_motion), before it drifts (movers.py)
 
 Names. Sums over boids live beside every other rule's in the boid loop:
 `<rule>_<sum>`. A rule's locals (and its sums over other kinds) keep their
@@ -47,6 +47,7 @@ from codegen.passes.pipeline import Lowered
 from codegen.targets.c import means, pairs, ring, window
 from codegen.targets.c.expr import EmitError, block, expr
 from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
+from codegen.targets.c.movers import mover_c
 from codegen.targets.c.pairs import Group
 from codegen.lang.ir import Type
 
@@ -146,8 +147,8 @@ class FlockC:
         # the squared distance, where something after the box test still reads it
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)
-        self.predator_motion = self._mover_motion(m.predator_motion, "predator")
-        self.food_motion = self._mover_motion(m.food_motion, "food")
+        self.predator = mover_c(self, m.predator_motion, "predator")
+        self.food = mover_c(self, m.food_motion, "food")
         # the 32-bit means' reciprocals, if the code printed above divides by a count (mean_table.py)
         self.mean_table = means.lines(self.mean_entries, self.means_called) if self.mean_entries else []
 
@@ -309,19 +310,3 @@ class FlockC:
         if nb is None or nb.of == "boids":
             return self._boid_block(r, "apply")
         return finish(pairs.entity_rule(self, r), r.prefix)
-
-    # --- the predators and the food ---------------------------------------
-    def _mover_motion(self, motion, where: str) -> list:
-        """A mover's own rules in order (predators_step, food_step: its x, y,
-        vx, vy in scope, `p` the mover): a rule with neighbours has its own
-        loop over them first (pairs.entity_rule)."""
-        out = []
-        for mr in motion:
-            r = Rule(-1, mr.name, mr.ir, dict(mr.refs), prefix=mr.name)
-            if mr.ir.neighbours:
-                r.count = "n_seen" if mr.ir.reads_apply.count else None
-                out += finish(pairs.entity_rule(self, r, where), r.prefix)
-                continue
-            lines = block(r.ir.apply, self.locals_of(r, "apply"), RuleNames(self, r, "apply", where))
-            out += finish(wrap(lines), r.prefix)
-        return out

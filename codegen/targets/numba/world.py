@@ -13,6 +13,19 @@ from codegen.targets.numba.emit import INDENT, Emitter
 from codegen.targets.numba.names import ENTITY, Names
 
 ME = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
+# a mover kind's state: (its arrays' prefix, its copy's prefix, its init function, the kernel's table of it)
+MOVER_STATE = {"predators": ("pa_", "ps_", "init_pstate", "PREDATOR_STATE"),
+               "food": ("fa_", "fs_", "init_fstate", "FOOD_STATE")}
+
+
+def motion(m, kind: str) -> tuple:
+    return m.predator_motion if kind == "predators" else m.food_motion
+
+
+def mover_arrays(m) -> str:
+    """The movers' state arrays, as the step functions take them after the boids'."""
+    return "".join(f"{MOVER_STATE[kind][0]}{name}, " for kind in MOVER_STATE
+                   for name, *_ in state_vars(motion(m, kind)))
 
 
 def state_vars(rules) -> list:
@@ -40,11 +53,16 @@ def predators_step(b) -> None:
 
 def mover_rules(b, motion, kind: str, p: str, d: int) -> None:
     """A mover's rules in order, on ex ey evx evy (the mover k of `kind`): a
-    rule with neighbours first visits them (itself skipped in its own kind)."""
+    rule with neighbours first visits them (itself skipped in its own kind);
+    its state copied in before them and back after."""
+    arr, cp = MOVER_STATE[kind][:2]
+    sv = state_vars(motion)
+    b.emit(d, *(f"{cp}{name} = {arr}{name}[k]" for name, *_ in sv))
     for j, mr in enumerate(motion):
         nb = mr.ir.neighbours
         names = Names(0, mr.refs, mr.ir.role_types, b.arith, b.m.spec, self_names=ME, prefix=f"{p}{j}",
-                      count=f"{p}{j}_count", kind=None if nb is None else "flock" if nb.of == "boids" else nb.of)
+                      count=f"{p}{j}_count", kind=None if nb is None else "flock" if nb.of == "boids" else nb.of,
+                      state_prefix=cp)
         if nb:
             names.block = "each"
             em = Emitter(b.arith, b.m.frac_bits, names, sites=b.sites, rule=f"{kind}: {mr.name}", path="")
@@ -54,6 +72,7 @@ def mover_rules(b, motion, kind: str, p: str, d: int) -> None:
             names.block = "apply"
         em = Emitter(b.arith, b.m.frac_bits, names, sites=b.sites, rule=f"{kind}: {mr.name}", path="")
         b.take(em, em.block(mr.ir.apply, d))
+    b.emit(d, *(f"{arr}{name}[k] = {cp}{name}" for name, *_ in sv))
 
 
 def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int, skip: str | None = None) -> None:
@@ -123,19 +142,21 @@ def food_step(b) -> None:
     b.record(2, "food", "k")
 
 
-def init_function(m, arith: str) -> tuple[str, set]:
+def init_function(m, arith: str, kind: str = "boids") -> tuple[str, set]:
     """`init_state_<arith>(lo, hi, arrays..., PF, PI, tx, ty, ton)`: the
-    state's initial values of boids lo..hi-1 (at spawn)."""
-    sv = state_vars(m.rules)
-    arrays = "".join(f"a_{name}, " for name, *_ in sv)
-    lines = ["@njit(cache=True)", f"def init_state_{arith}(lo, hi, {arrays}PF, PI, tx, ty, ton):"]
+    state's initial values of boids lo..hi-1 (at spawn); for a mover kind
+    `init_pstate_<arith>` / `init_fstate_<arith>`, its movers' (MOVER_STATE)."""
+    sv = state_vars(m.rules if kind == "boids" else motion(m, kind))
+    pre, fn = ("a_", "init_state") if kind == "boids" else (MOVER_STATE[kind][0], MOVER_STATE[kind][2])
+    arrays = "".join(f"{pre}{name}, " for name, *_ in sv)
+    lines = ["@njit(cache=True)", f"def {fn}_{arith}(lo, hi, {arrays}PF, PI, tx, ty, ton):"]
     lines += [f"{INDENT}p_{p.name} = {'PF' if p.type == 'fixed' else 'PI'}[{p.index}]" for p in m.params]
     lines.append(f"{INDENT}for i in range(lo, hi):")
     used: set = set()
     for name, _, init, r in sv:
-        names = Names(r.index, r.refs, r.ir.role_types, arith, m.spec)
+        names = Names(getattr(r, "index", 0), r.refs, r.ir.role_types, arith, m.spec)
         names.block = "init"
         em = Emitter(arith, m.frac_bits, names)
-        lines.append(f"{INDENT * 2}a_{name}[i] = {em.expr(init)}")
+        lines.append(f"{INDENT * 2}{pre}{name}[i] = {em.expr(init)}")
         used |= em.used
     return "\n".join(lines) + "\n", used
