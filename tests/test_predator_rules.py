@@ -139,7 +139,7 @@ def _load_issues(path: Path) -> list[str]:
 
 def test_a_before_block_in_a_predator_rule_is_one_located_error(tmp_path):
     """Neighbours of predators and state are allowed now (tests/test_mover_rules.py); `before` is not."""
-    path = predator_spec(tmp_path, "lab_bad", STALK.replace("    each: |\n", "    before: |\n      pass\n    each: |\n", 1),
+    path = predator_spec(tmp_path, "lab_bad", STALK.replace("    each: |\n", "    before: |\n      vx += 1\n    each: |\n", 1),
                          "stalk")
     lines = _load_issues(path)
     assert len(lines) == 1, lines
