@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from pysim import fixed as fx
+from pysim import mover_state
 from pysim.arith import make_arith
 from pysim.checked_arith import checked_arith_for, overflow_found
 from pysim.fxops import new_status
@@ -136,7 +137,7 @@ class Simulation:
         empty = np.zeros(0, dtype=A.dtype)
         self.W = SimpleNamespace(px=empty, py=empty, pvx=empty, pvy=empty, fx=empty, fy=empty, fvx=empty,
                                  fvy=empty, obx=empty, oby=empty, obr=empty, target_x=A.zero, target_y=A.zero,
-                                 target_on=False)
+                                 target_on=False, **mover_state.empty(self))
         self._follow_counts()
         if getattr(m, "OBSTACLES", None):
             ini = np.asarray(m.OBSTACLES["initial_raw"], dtype=np.int64).reshape(-1, 3)
@@ -154,10 +155,12 @@ class Simulation:
             want = max(0, min(self._raw(pr["count"]), pr["capacity"]))
             self._resize_movers(("px", "py", "pvx", "pvy"), want, lambda k: self._spawn_in(
                 pr["left"], pr["right"], pr["top"], pr["bottom"], pr["min_speed"], pr["max_speed"], k))
+            mover_state.follow(self, "predators")
         fd = getattr(m, "FOOD", None)
         if fd:
             want = max(0, min(self._raw(fd["count"]), fd["capacity"]))
             self._resize_movers(("fx", "fy", "fvx", "fvy"), want, lambda k: [self._food_row(fd) for _ in range(k)])
+            mover_state.follow(self, "food")
 
     def _food_row(self, fd) -> tuple[int, int, int, int]:
         """A food source anywhere on screen with a velocity in [-speed, speed]^2."""
@@ -363,6 +366,7 @@ class Simulation:
         grid = sync and A.name == "fixed" and not checked and self.pair_method != "brute" and (
             self.pair_method == "grid" or self.count >= self.GRID_FROM)
         b = self._arrays(self.b, _FIELDS, A.dtype) + [self._state_array(k) for k in self.state_names]
+        b += mover_state.arrays(self)
         PF, PI = self._param_arrays()
         st = new_status()
         st[5] = -1

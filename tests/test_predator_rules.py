@@ -137,12 +137,14 @@ def _load_issues(path: Path) -> list[str]:
     return [ln for ln in str(e.value).splitlines() if ln.strip()]
 
 
-def test_neighbours_of_predators_is_one_located_error(tmp_path):
-    path = predator_spec(tmp_path, "lab_bad", STALK.replace("of: boids", "of: predators"), "stalk")
+def test_a_before_block_in_a_predator_rule_is_one_located_error(tmp_path):
+    """Neighbours of predators and state are allowed now (tests/test_mover_rules.py); `before` is not."""
+    path = predator_spec(tmp_path, "lab_bad", STALK.replace("    each: |\n", "    before: |\n      vx += 1\n    each: |\n", 1),
+                         "stalk")
     lines = _load_issues(path)
     assert len(lines) == 1, lines
     assert "a predator's own rule may read only" in lines[0], lines[0]
-    assert "reads neighbours of predators (its own kind)" in lines[0] and "lab_bad.yaml:" in lines[0], lines[0]
+    assert "rule 'stalk' reads a before block" in lines[0] and "lab_bad.yaml:" in lines[0], lines[0]
     assert "predators.speed.rule" in lines[0], lines[0]
 
 

@@ -175,12 +175,16 @@ def test_every_committed_spec_passes(spec):
     assert not bad, "\n".join(bad)
     rules = {s.rule for s in res.sites}
     assert {r.name for r in m.rules if r.ir.apply} <= rules | {r.name for r in m.rules if not _arith(r.ir)}
-    if m.spec.predators:  # the library's edges with the predators' margins, then their own speed rule if any
+    if m.spec.predators:  # the hunt, the library's edges with the predators' margins, then their own rules
         assert {f"predators: {mr.name}" for mr in m.predator_motion} <= rules
-        assert [mr.name for mr in m.predator_motion][:1] == ["edges"]
-        for mr in m.predator_motion:  # blamed in the rule's own file
-            site = next(s for s in res.sites if s.rule == f"predators: {mr.name}")
-            assert site.path.endswith(f"{mr.name}.yaml") and site.pos is not None
+        names = [mr.name for mr in m.predator_motion]
+        assert names[:2] == [f"hunt_{m.spec.predators.hunt.mode}", "edges"] if m.spec.predators.hunt \
+            else names[:1] == ["edges"]
+    motion = [("predators", mr) for mr in m.predator_motion] + [("food", mr) for mr in m.food_motion]
+    for kind, mr in motion:  # blamed in the rule's own file: the library's, or the spec's for its rule_defs
+        site = next(s for s in res.sites if s.rule == f"{kind}: {mr.name}")
+        own = f"{mr.name}.yaml" if mr.name not in (m.spec.rule_defs or {}) else spec.name
+        assert site.path.endswith(own) and site.pos is not None
 
 
 def _arith(ir) -> bool:

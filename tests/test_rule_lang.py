@@ -869,7 +869,7 @@ def test_library_zones_are_the_seed_zones():
 def test_library_compiles_in_both_formats(frac_bits):
     from codegen.lang.library import load_library
 
-    assert len(load_library(frac_bits=frac_bits)) == 21
+    assert len(load_library(frac_bits=frac_bits)) == 23
 
 
 # --- hostile or random bodies: a located SpecError or an IR, never a traceback

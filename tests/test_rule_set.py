@@ -93,7 +93,7 @@ def test_rule_defs_change_the_spec_hash(tmp_path):
 def test_rules_command(tmp_path, capsys):
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert "separation" in out and "speed_limit" in out and "21 rules" in out
+    assert "separation" in out and "speed_limit" in out and "23 rules" in out and "hunt_nearest" in out
     assert main(["rules", "gravity"]) == 0
     assert "vy += g" in capsys.readouterr().out
     path = _spec(tmp_path, "  - {rule: wind, x: wind_x, y: wind_y}")

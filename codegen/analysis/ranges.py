@@ -24,11 +24,10 @@ once, with:
     within `r` has |dx|, |dy| < r (d2 < r^2). The pair loop's box test is not
     used, so a zone's terms are bounded by its own range only.
 
-Predators and food do not move by rules in the IR yet (the firmware's
-predators_step and food_step): the predators' hunt and the food's drift
-are hand-written transfers (range_world.py), and the predators' own rules
-(m.predator_motion: `edges` with their margins, then `predators.speed`)
-run as IR.
+Predators and food run their own rules as IR (m.predator_motion: the
+hunt, `edges` with their margins, then `predators.rules`; m.food_motion),
+each kind's velocity bound found with the boids' (pvb, fvb); their moves
+are hand-written transfers (range_world.py).
 """
 from __future__ import annotations
 
@@ -39,7 +38,7 @@ from codegen.analysis.intervals import I32, Fx, Iv, t_add, t_d2, t_hypot, t_sq, 
 from codegen.lang.ir import Accumulate, If, Type
 from codegen.analysis.range_eval import Context, Machine, Val, clip, join_envs
 from codegen.analysis.range_values import keep_roots, literals, offset_facts, widen
-from codegen.analysis.range_world import food_bounds, food_step, predator_frame
+from codegen.analysis.range_world import food_bounds, food_frame, mover_state_bounds, mover_state_grew, predator_frame
 
 MAX_ROUNDS = 3
 WIDEN_STEPS = 8  # a state's bound pushed out to the next mark at most this often, then to its type's range
@@ -113,6 +112,7 @@ class _Analysis:
             self.v0 = max([abs(v) for n in (sp.min_speed, sp.max_speed) for v in self._range(n)] + [0])
         self.pv0 = max([abs(v) for n in (pr.min_speed, pr.max_speed) for v in self._range(n)] + [0]) if pr else 0
         self.fs = max(abs(v) for v in self._range(fd.speed)) if fd else 0
+        self.fvb, self.ftaint = self.fs, False  # the food's velocity bound (its rules': run)
         self.food_xy = food_bounds(self)
 
     # ------------------------------------------------------------ inputs
@@ -176,8 +176,8 @@ class _Analysis:
             return self.pcap, dict(x=self.X, y=self.Y, vx=v, vy=v), self.ptaint
         if kind == "obstacles":
             return self.ocap, dict(x=Iv(0, self.w), y=Iv(0, self.h), r=Iv(0, max(self.w, self.h))), False
-        v = Iv(-self.fs, self.fs)
-        return self.fcap, dict(x=self.food_xy[0], y=self.food_xy[1], vx=v, vy=v), False
+        v = Iv(-self.fvb, self.fvb)
+        return self.fcap, dict(x=self.food_xy[0], y=self.food_xy[1], vx=v, vy=v), self.ftaint
 
     def visit(self, ctx, ir, env_rule, shared, whole: bool = False) -> dict:
         """Run `each` for one neighbour of the rule's kind; -> the apply block's
@@ -280,9 +280,8 @@ class _Analysis:
     def frame(self, state):
         end = self.boid_frame(self.vb, state)
         pend = predator_frame(self, self.pvb) if self.spec.predators else None
-        if self.spec.food:
-            food_step(self)
-        return end, pend
+        fend = food_frame(self, self.fvb) if self.spec.food else None
+        return end, pend, fend
 
     def run(self) -> Result:
         """Find the bounds a frame starts from (velocity: MAX_ROUNDS frames at
@@ -297,21 +296,25 @@ class _Analysis:
         report, search = self.sites, {}
         self.mach.sites = search
         state, stypes = self._initial_state()
+        self.mstate = mover_state_bounds(self)
         self.vb, self.pvb = self.v0, self.pv0
-        self.vtaint = self.ptaint = self.staint = False
-        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32} | literals(self.mach, [r.ir for _, r, _ in self.rules]))
+        self.fvb = self.fs
+        self.vtaint = self.ptaint = self.ftaint = self.staint = False
+        irs = [r.ir for _, r, _ in self.rules] + [r.ir for r in m.predator_motion + m.food_motion]
+        marks = sorted({v for r in self.ranges.values() for v in r} | {0, *I32} | literals(self.mach, irs))
         steps = dict.fromkeys(state, 0)
         rounds = v_rounds = 0
         v_growing = b_growing = False
         while True:
             rounds += 1
-            end, pend = self.frame(state)
-            (vb, vt), (pvb, pt) = _speed(end, self.vb), _speed(pend, self.pvb)
-            v_growing = vb > self.vb or pvb > self.pvb
+            end, pend, fend = self.frame(state)
+            (vb, vt), (pvb, pt), (fvb, ft) = _speed(end, self.vb), _speed(pend, self.pvb), _speed(fend, self.fvb)
+            v_growing = vb > self.vb or pvb > self.pvb or fvb > self.fvb
             b_growing = vb > self.vb
             if v_growing and rounds < MAX_ROUNDS:
                 self.vb, self.vtaint = max(vb, self.vb), self.vtaint or vt
                 self.pvb, self.ptaint = max(pvb, self.pvb), self.ptaint or pt
+                self.fvb, self.ftaint = max(fvb, self.fvb), self.ftaint or ft
                 v_rounds = rounds
             new = {n: clip(iv.hull(end[("state", n)].iv), I32) if end else iv for n, iv in state.items()}
             grew_s = [n for n in state if new[n] != state[n]]
@@ -322,7 +325,8 @@ class _Analysis:
                     new[n] = widen(state[n], new[n], marks if steps[n] < WIDEN_STEPS else I32)
                     steps[n] += 1
             state = new
-            if not grew_s and (not v_growing or rounds >= MAX_ROUNDS):
+            m_grew = mover_state_grew(self, rounds >= MAX_ROUNDS, marks, WIDEN_STEPS)
+            if not grew_s and not m_grew and (not v_growing or rounds >= MAX_ROUNDS):
                 break
         self.mach.sites = report
         self.frame(state)

@@ -35,6 +35,9 @@ def spec_hash(spec: Spec) -> str:
     for key in ("target", "rp2040"):  # keys newer than the hashes: counted once they are not the default
         if data["board"].get(key) == board_defaults[key]:
             data["board"].pop(key)
+    for section in ("predators", "food"):  # their rules are newer than the hashes: counted once given
+        if isinstance(data.get(section), dict) and not data[section].get("rules"):
+            data[section].pop("rules", None)
     canon = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
@@ -130,8 +133,7 @@ class RuleInfo:
 
 @dataclass(frozen=True)
 class MoverRule:
-    """A rule a predator runs on itself: the library's edges with the
-    predators' margins, then the spec's `predators.speed` rule if any."""
+    """A rule a predator or a food source runs on itself (mover_motion)."""
 
     name: str
     ir: RuleIR
@@ -155,6 +157,7 @@ class GenModel:
     obstacles_raw: tuple[tuple[int, int, int], ...] = ()
     target_raw: tuple[int, int] = (0, 0)
     predator_motion: tuple[MoverRule, ...] = ()
+    food_motion: tuple[MoverRule, ...] = ()
     # where each key of the spec file sits, for errors found after the model
     # is built (the range gate, the output's owner): the load's own, not a second read
     locator: object = field(default=None, compare=False, repr=False, hash=False)
@@ -308,14 +311,7 @@ def build_model(spec: Spec, source: str | Path, locator=None) -> GenModel:
     fp = spec.fixed_point
     obstacles = tuple(tuple(from_number(v, fb) for v in o) for o in (spec.obstacles.initial if spec.obstacles else ()))
     target = (from_number(spec.target.x, fb), from_number(spec.target.y, fb)) if spec.target else (0, 0)
-    motion = ()
-    if spec.predators:
-        pr = spec.predators
-        motion = (MoverRule("edges", library(fb)["edges"], {"left": pr.left, "right": pr.right, "top": pr.top,
-                                                             "bottom": pr.bottom, "factor": pr.turn_factor}),)
-        if pr.speed:
-            ir = known[pr.speed.rule]
-            motion += (MoverRule(pr.speed.rule, ir, {r.name: pr.speed.model_extra[r.name] for r in ir.roles}),)
+    motion, food = mover_motion(spec, known, fb)
     from codegen.spec.project import source_name as _source_name
 
     source_name = _source_name(source)
@@ -323,8 +319,32 @@ def build_model(spec: Spec, source: str | Path, locator=None) -> GenModel:
         spec=spec, source=source_name, hash=spec_hash(spec), tool_version=VERSION,
         frac_bits=fb, params=tuple(params), rules=tuple(rules), zones=zones, radius_zones=tuple(radius),
         quant=tuple(quant), amb_alpha_raw=from_number(fp.alpha, fb), amb_beta_raw=from_number(fp.beta, fb),
-        obstacles_raw=obstacles, target_raw=target, predator_motion=motion, locator=locator,
+        obstacles_raw=obstacles, target_raw=target, predator_motion=motion, food_motion=food,
+        locator=locator,
     )
+
+
+def mover_motion(spec: Spec, known: dict, fb: int) -> tuple[tuple[MoverRule, ...], tuple[MoverRule, ...]]:
+    """(the predators' own rules, the food's) in the order they run: for a
+    predator the hunt (`hunt:` is the library's hunt_<mode>, its range and
+    factor the roles), the library's edges with its margins, then `speed:`
+    or `rules:`; for food its `rules:`."""
+    lib = library(fb)
+
+    def bind(uses) -> tuple:
+        return tuple(MoverRule(u.rule, known[u.rule], {r.name: u.model_extra[r.name] for r in known[u.rule].roles})
+                     for u in uses)
+
+    motion: tuple = ()
+    if spec.predators:
+        pr = spec.predators
+        if pr.hunt:
+            name = f"hunt_{pr.hunt.mode}"
+            motion += (MoverRule(name, lib[name], {"range": pr.hunt.range, "factor": pr.hunt.factor}),)
+        motion += (MoverRule("edges", lib["edges"], {"left": pr.left, "right": pr.right, "top": pr.top,
+                                                    "bottom": pr.bottom, "factor": pr.turn_factor}),)
+        motion += bind(([pr.speed] if pr.speed else []) + list(pr.rules))
+    return motion, bind(spec.food.rules) if spec.food else ()
 
 
 def raw_text(raw: int, fb: int) -> str:

@@ -23,7 +23,7 @@ KIND_SECTIONS = {"predators": "predators", "obstacles": "obstacles", "food": "fo
 ROLE_PARAM = {Type.FIXED: "fixed", Type.INT: "int", Type.BOOL: "int"}
 
 
-def _near(name, names) -> str:
+def near(name, names) -> str:
     hit = difflib.get_close_matches(str(name), list(names), n=1)
     return f" (did you mean '{hit[0]}'?)" if hit else ""
 
@@ -52,7 +52,7 @@ def compile_spec_rules(data, plain: dict, path: str, loc8, frac_bits: int,
             continue
         if override and name not in lib:
             issues.append(loc8.issue(("rule_defs", name, "override"),
-                                     f"there is no library rule '{name}' to override{_near(name, lib)}"))
+                                     f"there is no library rule '{name}' to override{near(name, lib)}"))
             continue
         try:
             rules[name] = compile_rule(name, node, path, params, text=text, frac_bits=frac_bits)
@@ -67,7 +67,7 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
     out: list[SpecIssue] = []
     params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
     uses = plain.get("rules") if isinstance(plain.get("rules"), list) else []
-    broken = _broken_defs(plain, rules)
+    broken = broken_defs(plain, rules)
     seen: dict[str, int] = {}
     zone_range: dict[str, tuple[str, int]] = {}
     for i, use in enumerate(uses):
@@ -78,13 +78,13 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
         if ir is None and name in broken:  # its definition's own errors say what is wrong
             continue
         if ir is None:
-            out.append(loc8.issue(("rules", i, "rule"), f"unknown rule '{name}'{_near(name, rules)}; "
+            out.append(loc8.issue(("rules", i, "rule"), f"unknown rule '{name}'{near(name, rules)}; "
                                   f"`boidsgen rules` lists the library, `rule_defs:` defines your own"))
             continue
         if name in seen:
             out.append(loc8.issue(("rules", i, "rule"), f"rule '{name}' already listed at rules.{seen[name]}"))
         seen[name] = i
-        out += _bind_issues(loc8, ("rules", i), use, name, ir, params)
+        out += bind_issues(loc8, ("rules", i), use, name, ir, params)
         nb = ir.neighbours
         needs = [KIND_SECTIONS[nb.of]] if nb and nb.of in KIND_SECTIONS else []
         for section in needs + list(ir.uses):
@@ -101,14 +101,14 @@ def rule_use_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIss
     return out + state_issues(plain, loc8, rules)
 
 
-def _broken_defs(plain: dict, rules: dict) -> set:
+def broken_defs(plain: dict, rules: dict) -> set:
     """The spec's rule_defs that did not compile: their own located errors
     are reported, so a use of one is not also an unknown rule (a cascade)."""
     defs = plain.get("rule_defs")
     return {n for n in defs if isinstance(n, str) and n not in rules} if isinstance(defs, dict) else set()
 
 
-def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict) -> list[SpecIssue]:
+def bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict) -> list[SpecIssue]:
     """The rule use at `at` binds exactly `ir`'s roles, each to a parameter
     of the role's type."""
     out: list[SpecIssue] = []
@@ -116,7 +116,7 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
     for key in use:
         if key != "rule" and key not in roles:
             out.append(loc8.issue((*at, key), f"unknown key '{key}': rule '{name}' has no such role"
-                                  f"{_near(key, roles)}; its roles: {', '.join(roles) or 'none'}",
+                                  f"{near(key, roles)}; its roles: {', '.join(roles) or 'none'}",
                                   key_itself=True))
     for role, ty in roles.items():
         ref = use.get(role)
@@ -127,47 +127,9 @@ def _bind_issues(loc8, at: tuple, use: dict, name: str, ir: RuleIR, params: dict
             want = ROLE_PARAM[ty]
             p = params.get(ref)
             if p is None:
-                hint = _near(ref, params) or (f" (parameters: {', '.join(params)})" if params else "")
+                hint = near(ref, params) or (f" (parameters: {', '.join(params)})" if params else "")
                 out.append(loc8.issue((*at, role), f"no parameter named '{ref}'{hint}"))
             elif isinstance(p, dict) and p.get("type", "fixed") != want:
                 out.append(loc8.issue((*at, role), f"'{ref}' is type {p.get('type', 'fixed')}; "
                                       f"{name}.{role} needs a{'n' if want == 'int' else ''} {want} parameter"))
     return out
-
-
-# what a predator's own rule may not read: it runs on one predator, outside the boids' loop
-_NOT_FOR_MOVERS = (("neighbours of predators (its own kind)",
-                    lambda ir: ir.neighbours and ir.neighbours.of == "predators"),
-                   ("neighbours in a zone (the boids' protected/visual chain)",
-                    lambda ir: ir.neighbours and ir.neighbours.zone),
-                   ("state", lambda ir: ir.state),
-                   ("spec sections", lambda ir: ir.uses), ("a before block", lambda ir: ir.before),
-                   ("index", lambda ir: ir.reads_apply.index or ir.reads_each.index),
-                   ("the target", lambda ir: ir.reads_apply.world or ir.reads_each.world),
-                   ("random draws", lambda ir: ir.draws))
-
-
-def predator_speed_issues(plain: dict, loc8, rules: dict[str, RuleIR]) -> list[SpecIssue]:
-    """`predators.speed` names a known rule that reads only the predator's own
-    x, y, vx, vy, its roles, parameters, the screen and its neighbours (boids,
-    food, obstacles: not its own kind, nor in a zone), and binds its roles."""
-    pr = plain.get("predators")
-    use = pr.get("speed") if isinstance(pr, dict) else None
-    if not isinstance(use, dict) or not isinstance(use.get("rule"), str):
-        return []
-    at, name = ("predators", "speed"), use["rule"]
-    ir = rules.get(name)
-    if ir is None and name in _broken_defs(plain, rules):
-        return []
-    if ir is None:
-        return [loc8.issue((*at, "rule"), f"unknown rule '{name}'{_near(name, rules)}")]
-    bad = [what for what, has in _NOT_FOR_MOVERS if has(ir)]
-    if bad:
-        return [loc8.issue((*at, "rule"), f"rule '{name}' reads {', '.join(bad)}; a predator's own rule may read "
-                           "only its x, y, vx, vy, its roles, parameters, the screen and its neighbours: boids, "
-                           "food or obstacles (their count, sums, pick: nearest)")]
-    nb = ir.neighbours
-    if nb and nb.of in KIND_SECTIONS and not isinstance(plain.get(KIND_SECTIONS[nb.of]), dict):
-        return [loc8.issue((*at, "rule"), f"rule '{name}' needs a '{KIND_SECTIONS[nb.of]}:' section in the spec")]
-    params = plain.get("params") if isinstance(plain.get("params"), dict) else {}
-    return _bind_issues(loc8, at, use, name, ir, params)

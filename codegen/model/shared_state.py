@@ -30,9 +30,12 @@ def _text(e, refs: dict) -> str:
     return "an expression"
 
 
-def state_issues(plain: dict, loc8, rules: dict) -> list:
-    """The `rules:` list's state declarations checked against each other."""
-    uses = plain.get("rules") if isinstance(plain.get("rules"), list) else []
+def state_issues(plain: dict, loc8, rules: dict, at: tuple = ("rules",), uses=None) -> list:
+    """The `rules:` list's state declarations checked against each other (or
+    a mover's list `uses` at `at`: `("predators", "rules")`, ...: its own fields)."""
+    if uses is None:
+        uses = plain.get("rules") if isinstance(plain.get("rules"), list) else []
+    where = ".".join(at)
     defs = plain.get("rule_defs") if isinstance(plain.get("rule_defs"), dict) else {}
     first: dict = {}  # state name -> (rule, index, StateVar, refs)
     out = []
@@ -53,11 +56,11 @@ def state_issues(plain: dict, loc8, rules: dict) -> list:
                 continue
             why = ("" if same else f" ({r0}: {s0.type.value}, initially {_text(s0.initial, refs0)}; {ir.name}: "
                    f"{sv.type.value}, initially {_text(sv.initial, refs)})")
-            msg = (f"state '{sv.name}' is also declared by rule '{r0}' (rules.{i0}){why}: two rules' states of one "
+            msg = (f"state '{sv.name}' is also declared by rule '{r0}' ({where}.{i0}){why}: two rules' states of one "
                    f"name are one field; rename it, or declare it in both `{sv.name}: {{init: ..., shared: true}}` "
                    f"with the same type and initial value")
             if ir.name in defs:  # the spec's own rule: at its declaration
                 out.append(loc8.issue(("rule_defs", ir.name, "state", sv.name), msg, key_itself=True))
             else:
-                out.append(loc8.issue(("rules", i, "rule"), f"rule '{ir.name}': {msg}"))
+                out.append(loc8.issue((*at, i, "rule"), f"rule '{ir.name}': {msg}"))
     return out

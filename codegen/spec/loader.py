@@ -126,7 +126,8 @@ def _is_number_field(loc: tuple) -> bool:
 
 def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     """Load and fully validate a spec. Raises SpecError listing every issue."""
-    from codegen.model.rule_set import compile_spec_rules, predator_speed_issues, rule_use_issues
+    from codegen.model.mover_rules import mover_rule_issues
+    from codegen.model.rule_set import compile_spec_rules, rule_use_issues
     from codegen.spec.checks import FORMATS, _dict, semantic_issues
 
     p = Path(path)
@@ -146,7 +147,7 @@ def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     fb = FORMATS.get(_dict(plain.get("fixed_point")).get("format"), 15)
     rules, rule_issues = compile_spec_rules(data, plain, str(path), loc8, fb, bad_defs)
     issues = schema_issues + issues + rule_issues + rule_use_issues(plain, loc8, rules)
-    issues += predator_speed_issues(plain, loc8, rules)
+    issues += mover_rule_issues(plain, loc8, rules)
     if issues:
         raise SpecError(_dedupe(issues))
     spec._rules = rules

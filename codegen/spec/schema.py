@@ -107,11 +107,17 @@ class Predators(Strict):
     right: Name
     top: Name
     bottom: Name
-    hunt: Hunt | None = None
+    hunt: Hunt | None = Field(
+        None, description="the library's hunt_nearest or hunt_centroid rule (by mode), run before the edges "
+        "with range and factor as its roles")
     speed: RuleUse | None = Field(
-        None, description="a rule each predator runs after the edges, bound like a `rules:` entry (e.g. "
-        "{rule: speed_limit, min: ..., max: ...}); none: predators only turn at the edges, as seeds 000 and "
-        "002 say. min_speed and max_speed are then the spawn's speeds only")
+        None, description="one rule each predator runs after the edges, bound like a `rules:` entry (e.g. "
+        "{rule: speed_limit, min: ..., max: ...}): the one-element spelling of `rules:` (not both); none: "
+        "predators only turn at the edges, as seeds 000 and 002 say. min_speed and max_speed are then the "
+        "spawn's speeds only")
+    rules: list[RuleUse] = Field(
+        default_factory=list, description="rules each predator runs in order after the edges, bound like "
+        "`rules:` entries; they may see boids, other predators, food and obstacles (docs/rules.md section 5)")
 
 
 class Obstacles(Strict):
@@ -128,6 +134,10 @@ class Food(Strict):
     capacity: int = Field(ge=1, le=255)
     count: Name = Field(description="int parameter: food sources alive")
     speed: Name = Field(description="fixed parameter: each source's speed, px/frame")
+    rules: list[RuleUse] = Field(
+        default_factory=list, description="rules each food source runs in order on its velocity before it "
+        "drifts and bounces, bound like `rules:` entries; they may see boids, predators, other food and "
+        "obstacles (docs/rules.md section 5)")
 
 
 class Target(Strict):

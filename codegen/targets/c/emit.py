@@ -20,8 +20,9 @@ entities) and takes every rule's code from here:
   after_pairs   pick-nearest neighbours, visited once the loop is done
   apply         per rule, in spec order: its `apply` (over predators,
                 obstacles or food: first its own loop, at its turn)
-  predator_motion  the predators' own rules (m.predator_motion: edges, then
-                predators.speed if any, with the predators' parameters)
+  predator      the predators' own rules (m.predator_motion: the hunt,
+                edges with the predators' parameters, then their rules) and state
+  food          the food's own rules (m.food_motion), before it drifts (movers.py)
 
 Names. Sums over boids live beside every other rule's in the boid loop:
 `<rule>_<sum>`. A rule's locals (and its sums over other kinds) keep their
@@ -46,6 +47,7 @@ from codegen.passes.pipeline import Lowered
 from codegen.targets.c import means, pairs, ring, window
 from codegen.targets.c.expr import EmitError, block, expr
 from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
+from codegen.targets.c.movers import mover_c
 from codegen.targets.c.pairs import Group
 from codegen.lang.ir import Type
 
@@ -145,7 +147,8 @@ class FlockC:
         # the squared distance, where something after the box test still reads it
         self.pair_reads_d2 = any(re.search(r"\bd2\b", ln) for ln in self.pair_lines)
         self.after_pairs = pairs.after_pairs(self)
-        self.predator_motion = self._predator_motion() if m.spec.predators else []
+        self.predator = mover_c(self, m.predator_motion, "predator")
+        self.food = mover_c(self, m.food_motion, "food")
         # the 32-bit means' reciprocals, if the code printed above divides by a count (mean_table.py)
         self.mean_table = means.lines(self.mean_entries, self.means_called) if self.mean_entries else []
 
@@ -307,17 +310,3 @@ class FlockC:
         if nb is None or nb.of == "boids":
             return self._boid_block(r, "apply")
         return finish(pairs.entity_rule(self, r), r.prefix)
-
-    # --- the predators ---------------------------------------------------
-    def _predator_motion(self) -> list:
-        out = []
-        for mr in self.m.predator_motion:
-            r = Rule(-1, mr.name, mr.ir, dict(mr.refs), prefix=mr.name)
-            if mr.ir.neighbours:  # its own loop over the boids, then its apply (pairs.entity_rule)
-                r.count = "n_boids" if mr.ir.reads_apply.count else None
-                out += finish(pairs.entity_rule(self, r, "predator"), r.prefix)
-                continue
-            lines = block(r.ir.apply, self.locals_of(r, "apply"), RuleNames(self, r, "apply", "predator"))
-            out += finish(wrap(lines), r.prefix)
-        return out
-

@@ -21,7 +21,9 @@ from codegen.lang.ir import Type
 KINDS = {"predators": ("predator", "predator_count", "mover_t"),
          "obstacles": ("obstacle", "obstacle_count", "obstacle_t"),
          "food": ("food", "food_count", "mover_t"),
-         "boids": ("b", "count", "boid_t")}  # from a predator's own rule (predators_step)
+         "boids": ("b", "count", "boid_t")}  # from a mover's own rule (predators_step, food_step)
+# a mover's own rules print with `where` = its kind's: predator (predators_step), food (food_step)
+MOVER_KIND = {"predator": "predators", "food": "food"}
 
 # Identifiers the flock code itself declares or reads (boids_flock.c.j2 and
 # the code below), so no emitted name takes one.
@@ -165,7 +167,7 @@ class RuleNames(Names):
                 raise EmitError(f"rule {rule.name}: index from the other boid's side")
             if self.where == "init":
                 return "f->count", ATOM
-            if self.where != "predator":  # the predators' loop has an i of its own
+            if self.where not in MOVER_KIND:  # the movers' loops have an i of their own
                 self.plan.reads_index = True  # the grid's boid loop then derives i from the boid's slot
             return "i", ATOM
         if k == "draw":  # drawn at the boid's turn (emit.py: FlockC._draws)

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from codegen.targets.c.mirror import mirror
 from codegen.targets.c.expr import block
-from codegen.targets.c.names import KINDS, Rule, RuleNames, finish, ind, offsets, ph, then, wrap
+from codegen.targets.c.names import KINDS, MOVER_KIND, Rule, RuleNames, finish, ind, offsets, ph, then, wrap
 
 
 @dataclass
@@ -26,17 +26,16 @@ class Group:
 
 def entity_rule(plan, r: Rule, where: str = "boid") -> list:
     """A rule over predators, obstacles or food at its turn: its own loop
-    over the kind, then its apply. `where`: predator for a predator's own
-    rule (predators_step), whose kind may be boids."""
+    over the kind, then its apply. `where`: predator or food for a mover's
+    own rule (predators_step, food_step: MOVER_KIND), whose kind may be boids
+    or its own (the mover `p` itself skipped)."""
     nb = r.ir.neighbours
     arr, cnt, elem = KINDS[nb.of]
     pair = r.ir.reads_each.pair
-    test = []
-    if not nb.coincident:
-        test.append("d2 != 0")
-    if nb.within:
-        test.append("d2 < r2")
+    own = ["o != p"] if MOVER_KIND.get(where) == nb.of else []
+    test = (["d2 != 0"] if not nb.coincident else []) + (["d2 < r2"] if nb.within else [])
     need_d2 = bool(test) or "d2" in pair
+    test = own + test
     each_lines = block(r.ir.each, plan.locals_of(r, "each"), RuleNames(plan, r, "each", "entity"))
     out = []
     if r.ir.sums:
@@ -47,7 +46,7 @@ def entity_rule(plan, r: Rule, where: str = "boid") -> list:
         out.append(f"for (k = 0; k < f->{cnt}; k++) {{")
         out.append(f"    const {elem} *o = &f->{arr}[k];")
         out.append("    const uint64_t d2 = fx_d2(fx_sub(x, o->x), fx_sub(y, o->y));")
-        out.append(f"    if ({'d2 != 0 && ' if not nb.coincident else ''}d2 < d2_best) {{")
+        out.append(f"    if ({' && '.join(own + (['d2 != 0'] if not nb.coincident else []) + ['d2 < d2_best'])}) {{")
         out += ["        d2_best = d2;", "        k_best = k;", "    }", "}"]
         body = [f"const {elem} *o = &f->{arr}[k_best];"] + offsets(pair, False)
         if "d2" in pair:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from codegen.targets.numba.names import ENTITY, Names, source_path
 from codegen.targets.numba.emit import INDENT, Emitter, Sites
 from codegen.lang.ir import Type
-from codegen.targets.numba.world import food_step, neighbour_loop, predators_step, state_vars
+from codegen.targets.numba.world import food_step, mover_arrays, neighbour_loop, predators_step, state_vars
 
 WORLD_ARGS = "px, py, pvx, pvy, fdx, fdy, fdvx, fdvy, obx, oby, obr, tx, ty, ton"
 CHECK_WHO = {"boid": 0, "predator": 1, "food": 2}
@@ -145,7 +145,7 @@ class StepBuilder:
     # --- the function ---
     def build(self) -> str:
         m = self.m
-        states = "".join(f"a_{s[0]}, " for s in self.state)
+        states = "".join(f"a_{s[0]}, " for s in self.state) + mover_arrays(m)
         rs = ", rs" if self.draws else ""  # the PRNG's state (rs[0]), when a rule draws
         self.emit(0, "@njit(cache=True)",
                   f"def step_{self.arith}(sync, grid, x, y, vx, vy, {states}{WORLD_ARGS}, PF, PI, st{rs}):")

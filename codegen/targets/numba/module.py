@@ -50,16 +50,17 @@ def kernel_context(m, ir=None) -> dict:
         steps[arith] = b.build()
         draws = b.draws
         used |= b.used
-    inits = {}
-    sv = state_vars(m.rules)
-    if sv:
-        for arith in ("fixed", "float"):
-            inits[arith], u = init_function(m, arith)
+    inits, tables = {}, {}
+    for kind, rules in (("boids", m.rules), ("predators", m.predator_motion), ("food", m.food_motion)):
+        sv = state_vars(rules)
+        tables[kind] = [(name, "fx" if t.value == "fixed" else "int") for name, t, _, _ in sv]
+        for arith in ("fixed", "float") if sv else ():
+            inits[(kind, arith)], u = init_function(m, arith, kind)
             used |= u
     seed, groups = boid_groups(m.rules)
     return dict(
         steps=steps, inits=inits, imports=sorted(used), sites=sites.rows,
-        state=[(name, "fx" if t.value == "fixed" else "int") for name, t, _, _ in sv],
+        state=tables["boids"], predator_state=tables["predators"], food_state=tables["food"],
         has_pairs=bool(seed or groups), draws=draws, fxops_hash=fxops.SOURCE_HASH, hash_mark=HASH_MARK,
         width_fx=m.spec.display.width << m.frac_bits, height_fx=m.spec.display.height << m.frac_bits,
     )

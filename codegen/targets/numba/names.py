@@ -69,12 +69,14 @@ class Names:
     SELF (the predators borrow rules with their own variables)."""
 
     def __init__(self, index: int, refs: dict, role_types: dict, arith: str, spec, *, count: str = "",
-                 kind: str | None = None, self_names: dict | None = None, prefix: str | None = None) -> None:
+                 kind: str | None = None, self_names: dict | None = None, prefix: str | None = None,
+                 state_prefix: str = "s_") -> None:
         self.prefix = f"r{index}" if prefix is None else prefix
         self.refs, self.role_types, self.count, self.kind = refs, role_types, count, kind
         self.self_names = self_names or SELF
         self.screen, self.world = screen(arith), world(spec)
         self.block = "apply"
+        self.state_prefix = state_prefix  # s_<state> a boid's; ps_, fs_ a predator's, a food source's
 
     def __call__(self, r: Ref) -> str:
         k = r.kind
@@ -84,7 +86,7 @@ class Names:
         if k == "param":
             return f"p_{r.name}"
         if k == "state":
-            return f"s_{r.name}"
+            return f"{self.state_prefix}{r.name}"
         if k == "local":
             return f"{self.prefix}{BLOCK_LETTER[self.block]}_{r.name}"
         if k == "sum":

@@ -1,15 +1,31 @@
 """The kernel's world: the predators' and the food's own motion, and the
 state's initial values. Twins of boids_flock.c's predators_step and
-food_step, statement for statement: the hunt (centroid or nearest boid,
-over the boids' new positions), then the library's `edges` with the
-predators' margins and the spec's `predators.speed` rule if any (their IR,
-emitted with the predator's variables; with neighbours over the boids, its
-own loop over them first: _boids_loop), then the move; food drifts and bounces.
+food_step, statement for statement: a predator runs its own rules in order
+(m.predator_motion: the hunt, the library's `edges` with its margins, then
+`predators.rules`), then moves; a food source runs its rules (m.food_motion)
+on its velocity, then drifts and bounces. A rule with neighbours has its own
+loop over them first (neighbour_loop); each mover updates in place, in
+index order, as the C does.
 """
 from __future__ import annotations
 
 from codegen.targets.numba.emit import INDENT, Emitter
 from codegen.targets.numba.names import ENTITY, Names
+
+ME = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
+# a mover kind's state: (its arrays' prefix, its copy's prefix, its init function, the kernel's table of it)
+MOVER_STATE = {"predators": ("pa_", "ps_", "init_pstate", "PREDATOR_STATE"),
+               "food": ("fa_", "fs_", "init_fstate", "FOOD_STATE")}
+
+
+def motion(m, kind: str) -> tuple:
+    return m.predator_motion if kind == "predators" else m.food_motion
+
+
+def mover_arrays(m) -> str:
+    """The movers' state arrays, as the step functions take them after the boids'."""
+    return "".join(f"{MOVER_STATE[kind][0]}{name}, " for kind in MOVER_STATE
+                   for name, *_ in state_vars(motion(m, kind)))
 
 
 def state_vars(rules) -> list:
@@ -22,74 +38,50 @@ def state_vars(rules) -> list:
 
 
 def predators_step(b) -> None:
-    m, fl = b.m, b.arith == "float"
-    pr = m.spec.predators
+    m = b.m
     e = b.plumbing("predators")
-    c = lambda name, args, text, **kw: b.call(e, name, args, text, **kw)  # noqa: E731
-    b.emit(1, "# predators: hunt, their own rules (" + ", ".join(r.name for r in m.predator_motion) + "), move")
+    c = lambda name, args, text: b.call(e, name, args, text)  # noqa: E731
+    b.emit(1, "# predators: their own rules (" + ", ".join(r.name for r in m.predator_motion) + "), move")
     b.emit(1, "for k in range(px.shape[0]):")
     d = 2
     b.emit(d, "ex = px[k]", "ey = py[k]", "evx = pvx[k]", "evy = pvy[k]")
-    if pr.hunt:
-        rng, fac = f"p_{pr.hunt.range}", f"p_{pr.hunt.factor}"
-        b.emit(d, f"h2 = {c('sq64', [rng], 'sq(hunt.range)')}")
-        if pr.hunt.mode == "centroid":
-            zero = "0.0" if fl else "0"
-            b.emit(d, f"hsx = {zero}", f"hsy = {zero}", "seen = 0", "for j in range(n):")
-            b.emit(d + 1, f"hx = {c('sub', ['x[j]', 'ex'], 'boid.x - x')}",
-                   f"hy = {c('sub', ['y[j]', 'ey'], 'boid.y - y')}",
-                   f"if {c('d2', ['hx', 'hy'], 'hx * hx + hy * hy')} < h2:")
-            b.emit(d + 2, f"hsx = {c('acc_add', ['hsx', 'hx'], 'hsx + hx')}",
-                   f"hsy = {c('acc_add', ['hsy', 'hy'], 'hsy + hy')}", "seen += 1")
-            b.emit(d, "if seen > 0:")
-            for v, s in (("evx", "hsx"), ("evy", "hsy")):
-                mean = c("acc_mean", [s, "seen"], f"{s} / seen")
-                b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [mean, fac], f'mean * hunt.factor', fb=True)], 'v + ...')}")
-        else:
-            b.emit(d, "best = -1", "bd2 = h2", "for j in range(n):")
-            hx, hy = c("sub", ["x[j]", "ex"], "boid.x - x"), c("sub", ["y[j]", "ey"], "boid.y - y")
-            b.emit(d + 1, f"hd2 = {c('d2', [hx, hy], 'd2')}", "if hd2 < bd2:", f"{INDENT}bd2 = hd2",
-                   f"{INDENT}best = j")
-            b.emit(d, "if best >= 0:")
-            for v, a, s in (("evx", "x", "ex"), ("evy", "y", "ey")):
-                off = c("sub", [f"{a}[best]", s], f"boid.{a} - {a}")
-                b.emit(d + 1, f"{v} = {c('add', [v, c('mul', [off, fac], 'offset * hunt.factor', fb=True)], 'v + ...')}")
-    me = {"x": "ex", "y": "ey", "vx": "evx", "vy": "evy"}
-    for k, mr in enumerate(m.predator_motion):
-        names = Names(0, mr.refs, mr.ir.role_types, b.arith, m.spec, self_names=me, prefix=f"pm{k}",
-                      count=f"pm{k}_count", kind=_kind(mr))
-        if mr.ir.neighbours:
-            names.block = "each"
-            em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
-            _boids_loop(b, mr, k, d, em)
-            names.block = "apply"
-        em = Emitter(b.arith, m.frac_bits, names, sites=b.sites, rule=f"predators: {mr.name}", path="")
-        b.take(em, em.block(mr.ir.apply, d))
+    mover_rules(b, m.predator_motion, "predators", "pm", d)
     b.emit(d, "pvx[k] = evx", "pvy[k] = evy", f"px[k] = {c('add', ['ex', 'evx'], 'x + vx')}",
            f"py[k] = {c('add', ['ey', 'evy'], 'y + vy')}")
     b.record(d, "predator", "k")
 
 
-def _kind(mr) -> str | None:
-    nb = mr.ir.neighbours
-    return None if nb is None else "flock" if nb.of == "boids" else nb.of
+def mover_rules(b, motion, kind: str, p: str, d: int) -> None:
+    """A mover's rules in order, on ex ey evx evy (the mover k of `kind`): a
+    rule with neighbours first visits them (itself skipped in its own kind);
+    its state copied in before them and back after."""
+    arr, cp = MOVER_STATE[kind][:2]
+    sv = state_vars(motion)
+    b.emit(d, *(f"{cp}{name} = {arr}{name}[k]" for name, *_ in sv))
+    for j, mr in enumerate(motion):
+        nb = mr.ir.neighbours
+        names = Names(0, mr.refs, mr.ir.role_types, b.arith, b.m.spec, self_names=ME, prefix=f"{p}{j}",
+                      count=f"{p}{j}_count", kind=None if nb is None else "flock" if nb.of == "boids" else nb.of,
+                      state_prefix=cp)
+        if nb:
+            names.block = "each"
+            em = Emitter(b.arith, b.m.frac_bits, names, sites=b.sites, rule=f"{kind}: {mr.name}", path="")
+            arrays = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
+            loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({arrays[0]}.shape[0]):"
+            neighbour_loop(b, em, mr, f"{p}{j}", ("ex", "ey"), arrays, loop, d, skip="k" if nb.of == kind else None)
+            names.block = "apply"
+        em = Emitter(b.arith, b.m.frac_bits, names, sites=b.sites, rule=f"{kind}: {mr.name}", path="")
+        b.take(em, em.block(mr.ir.apply, d))
+    b.emit(d, *(f"{arr}{name}[k] = {cp}{name}" for name, *_ in sv))
 
 
-def _boids_loop(b, mr, k: int, d: int, e) -> None:
-    """A predator's own rule over the boids (their positions as predators_step
-    reads them), the food or the obstacles: pairs.entity_rule's twin."""
-    nb = mr.ir.neighbours
-    arrays = ("x", "y") if nb.of == "boids" else ENTITY[nb.of]
-    loop = "for q in range(n):" if nb.of == "boids" else f"for q in range({arrays[0]}.shape[0]):"
-    neighbour_loop(b, e, mr, f"pm{k}", ("ex", "ey"), arrays, loop, d)
-
-
-def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int) -> None:
+def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int, skip: str | None = None) -> None:
     """Rule r's own loop over a kind (a boid's rule over predators, food or
     obstacles at its turn: kernel.entity_loop; a predator's rule: above):
     its count `{p}_count` and sums `{p}_<sum>` zeroed, the range test, pick
     nearest, then its each. `me`: the self position's names; `arrays`: the
-    kind's x and y arrays, indexed by q; `loop`: the for line over q."""
+    kind's x and y arrays, indexed by q; `loop`: the for line over q;
+    `skip`: the mover's own index, left out of its own kind."""
     nb, ir = r.ir.neighbours, r.ir
     zero = "0.0" if b.arith == "float" else "ZERO64"
     b.emit(d, f"{p}_count = 0")
@@ -102,6 +94,7 @@ def neighbour_loop(b, e, r, p: str, me: tuple, arrays: tuple, loop: str, d: int)
     if not nb.coincident:
         tests.append(f"d2 != {zero}")
     need_d2 = bool(tests) or "d2" in ir.reads_each.pair or nb.pick == "nearest"
+    tests = ([f"q != {skip}"] if skip else []) + tests
     head = [f"dx = {b.call(e, 'sub', [me[0], arrays[0] + '[q]'], 'x - other.x')}",
             f"dy = {b.call(e, 'sub', [me[1], arrays[1] + '[q]'], 'y - other.y')}"]
     if need_d2:
@@ -132,7 +125,14 @@ def food_step(b) -> None:
     e = b.plumbing("food")
     c = lambda name, args, text: b.call(e, name, args, text)  # noqa: E731
     w, h, zero = ("W_FL", "H_FL", "0.0") if fl else ("W_FX", "H_FX", "0")
-    b.emit(1, "# food: drift, bounce off the edges", "for k in range(fdx.shape[0]):")
+    m = b.m
+    rules = ", ".join(r.name for r in m.food_motion)
+    b.emit(1, f"# food: {'its own rules (' + rules + '), then ' if rules else ''}drift, bounce off the edges",
+           "for k in range(fdx.shape[0]):")
+    if m.food_motion:
+        b.emit(2, "ex = fdx[k]", "ey = fdy[k]", "evx = fdvx[k]", "evy = fdvy[k]")
+        mover_rules(b, m.food_motion, "food", "fm", 2)
+        b.emit(2, "fdvx[k] = evx", "fdvy[k] = evy")
     b.emit(2, f"nx = {c('add', ['fdx[k]', 'fdvx[k]'], 'x + vx')}", f"ny = {c('add', ['fdy[k]', 'fdvy[k]'], 'y + vy')}")
     for a, v, lim in (("x", "vx", w), ("y", "vy", h)):
         b.emit(2, f"if n{a} < {zero} or n{a} >= {lim}:",
@@ -142,19 +142,21 @@ def food_step(b) -> None:
     b.record(2, "food", "k")
 
 
-def init_function(m, arith: str) -> tuple[str, set]:
+def init_function(m, arith: str, kind: str = "boids") -> tuple[str, set]:
     """`init_state_<arith>(lo, hi, arrays..., PF, PI, tx, ty, ton)`: the
-    state's initial values of boids lo..hi-1 (at spawn)."""
-    sv = state_vars(m.rules)
-    arrays = "".join(f"a_{name}, " for name, *_ in sv)
-    lines = ["@njit(cache=True)", f"def init_state_{arith}(lo, hi, {arrays}PF, PI, tx, ty, ton):"]
+    state's initial values of boids lo..hi-1 (at spawn); for a mover kind
+    `init_pstate_<arith>` / `init_fstate_<arith>`, its movers' (MOVER_STATE)."""
+    sv = state_vars(m.rules if kind == "boids" else motion(m, kind))
+    pre, fn = ("a_", "init_state") if kind == "boids" else (MOVER_STATE[kind][0], MOVER_STATE[kind][2])
+    arrays = "".join(f"{pre}{name}, " for name, *_ in sv)
+    lines = ["@njit(cache=True)", f"def {fn}_{arith}(lo, hi, {arrays}PF, PI, tx, ty, ton):"]
     lines += [f"{INDENT}p_{p.name} = {'PF' if p.type == 'fixed' else 'PI'}[{p.index}]" for p in m.params]
     lines.append(f"{INDENT}for i in range(lo, hi):")
     used: set = set()
     for name, _, init, r in sv:
-        names = Names(r.index, r.refs, r.ir.role_types, arith, m.spec)
+        names = Names(getattr(r, "index", 0), r.refs, r.ir.role_types, arith, m.spec)
         names.block = "init"
         em = Emitter(arith, m.frac_bits, names)
-        lines.append(f"{INDENT * 2}a_{name}[i] = {em.expr(init)}")
+        lines.append(f"{INDENT * 2}{pre}{name}[i] = {em.expr(init)}")
         used |= em.used
     return "\n".join(lines) + "\n", used

@@ -74,10 +74,10 @@ static void predators_follow_count(flock_t *f, rng_t *r)
     }
 }
 
-/* Predators move like boids but only turn at the edges (seed 000), then run
- * speed_limit (predators.speed),
- * and hunt: steer toward the nearest boid within range (lab extension).
- * Twin: predators_step in python/boids_kernel.py. */
+/* Predators move like boids but only turn at the edges (seed 000), running their own rules in order
+ * (hunt_nearest, edges, speed_limit), in index order, each in place: a
+ * predator sees the predators before it where they moved this frame, those after it where they ended
+ * the last. Twin: predators_step in python/boids_kernel.py. */
 static void predators_step(flock_t *f)
 {
     const boids_params_t *P = &boids_params;
@@ -87,24 +87,28 @@ static void predators_step(flock_t *f)
         const fx x = p->x, y = p->y;
         fx vx = p->vx, vy = p->vy;
         {
-            const fx range = P->hunt_range;
-            const uint64_t range2 = fx_sq64(range);
-            int32_t j;
-            int32_t best = -1;
-            uint64_t best_d2 = range2;
-            for (j = 0; j < f->count; j++) {
-                const uint64_t hd2 = fx_d2(fx_sub(f->b[j].x, p->x), fx_sub(f->b[j].y, p->y));
-                if (hd2 < best_d2) {
-                    best_d2 = hd2;
-                    best = j;
+            fx_acc to_x = 0, to_y = 0;
+            int32_t k, k_best = -1, n_seen = 0;
+            uint64_t d2_best = fx_sq64(P->hunt_range);
+            for (k = 0; k < f->count; k++) {
+                const boid_t *o = &f->b[k];
+                const uint64_t d2 = fx_d2(fx_sub(x, o->x), fx_sub(y, o->y));
+                if (d2 < d2_best) {
+                    d2_best = d2;
+                    k_best = k;
                 }
             }
-            if (best >= 0) {
-                vx = fx_add(vx, fx_mul(fx_sub(f->b[best].x, p->x), P->hunt_factor));
-                vy = fx_add(vy, fx_mul(fx_sub(f->b[best].y, p->y), P->hunt_factor));
+            if (k_best >= 0) {
+                const boid_t *o = &f->b[k_best];
+                n_seen = 1;
+                to_x += fx_sub(o->x, x);
+                to_y += fx_sub(o->y, y);
+            }
+            if (n_seen > 0) {
+                vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), P->hunt_factor));
+                vy = fx_add(vy, fx_mul(fx_acc_fx(to_y), P->hunt_factor));
             }
         }
-        /* the library's edges with the predators' margins, then speed_limit */
         if (y < P->margin) vy = fx_add(vy, P->turn_factor);
         if (x > fx_sub(BOIDS_WIDTH_FX, P->margin)) vx = fx_sub(vx, P->turn_factor);
         if (x < P->margin) vx = fx_add(vx, P->turn_factor);

@@ -70,9 +70,10 @@ static void predators_follow_count(flock_t *f, rng_t *r)
     }
 }
 
-/* Predators move like boids but only turn at the edges (seed 000), then run
- * stalk (predators.speed).
- * Twin: predators_step in python/boids_kernel.py. */
+/* Predators move like boids but only turn at the edges (seed 000), running their own rules in order
+ * (edges, stalk), in index order, each in place: a
+ * predator sees the predators before it where they moved this frame, those after it where they ended
+ * the last. Twin: predators_step in python/boids_kernel.py. */
 static void predators_step(flock_t *f)
 {
     const boids_params_t *P = &boids_params;
@@ -81,14 +82,13 @@ static void predators_step(flock_t *f)
         mover_t *p = &f->predator[k];
         const fx x = p->x, y = p->y;
         fx vx = p->vx, vy = p->vy;
-        /* the library's edges with the predators' margins, then stalk */
         if (y < P->margin) vy = fx_add(vy, P->turn_factor);
         if (x > fx_sub(BOIDS_WIDTH_FX, P->margin)) vx = fx_sub(vx, P->turn_factor);
         if (x < P->margin) vx = fx_add(vx, P->turn_factor);
         if (y > fx_sub(BOIDS_HEIGHT_FX, P->margin)) vy = fx_sub(vy, P->turn_factor);
         {
             fx_acc tx = 0, ty = 0;
-            int32_t k, k_best = -1, n_boids = 0;
+            int32_t k, k_best = -1, n_seen = 0;
             uint64_t d2_best = fx_sq64(P->stalk_range);
             for (k = 0; k < f->count; k++) {
                 const boid_t *o = &f->b[k];
@@ -101,11 +101,11 @@ static void predators_step(flock_t *f)
             if (k_best >= 0) {
                 const boid_t *o = &f->b[k_best];
                 const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
-                n_boids = 1;
+                n_seen = 1;
                 tx += fx_neg(dx);
                 ty += fx_neg(dy);
             }
-            if (n_boids > 0) {
+            if (n_seen > 0) {
                 vx = fx_add(vx, fx_mul(fx_acc_fx(tx), P->stalk_pull));
                 vy = fx_add(vy, fx_mul(fx_acc_fx(ty), P->stalk_pull));
             }

@@ -73,9 +73,10 @@ static void predators_follow_count(flock_t *f, rng_t *r)
     }
 }
 
-/* Predators move like boids but only turn at the edges (seed 000), then run
- * speed_regulation (predators.speed).
- * Twin: predators_step in python/boids_kernel.py. */
+/* Predators move like boids but only turn at the edges (seed 000), running their own rules in order
+ * (edges, speed_regulation), in index order, each in place: a
+ * predator sees the predators before it where they moved this frame, those after it where they ended
+ * the last. Twin: predators_step in python/boids_kernel.py. */
 static void predators_step(flock_t *f)
 {
     const boids_params_t *P = &boids_params;
@@ -84,7 +85,6 @@ static void predators_step(flock_t *f)
         mover_t *p = &f->predator[k];
         const fx x = p->x, y = p->y;
         fx vx = p->vx, vy = p->vy;
-        /* the library's edges with the predators' margins, then speed_regulation */
         if (y < P->edge_margin) vy = fx_add(vy, P->edge_turn);
         if (x > fx_sub(BOIDS_WIDTH_FX, P->edge_margin)) vx = fx_sub(vx, P->edge_turn);
         if (x < P->edge_margin) vx = fx_add(vx, P->edge_turn);
