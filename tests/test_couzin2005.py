@@ -85,3 +85,33 @@ def test_repulsion_comes_first():
 
     tight, loose = spacing("1"), spacing("6")
     assert loose > 2 * tight, (tight, loose)
+
+
+def test_the_spawn_faces_every_way():
+    """The spawn draws velocities until one has a speed in [min, max]; with
+    min = max almost none does and every individual started heading +x,
+    which decided the coin toss of opposite preferences (docs/experiments.md).
+    The spec spawns slower than s, in every direction."""
+    from pysim.engine import Simulation
+
+    _, _, model = prepare(SPEC)
+    sim = Simulation(model, "fixed", boids=0)
+    sim.reset(1, 200)
+    a = np.arctan2(sim.to_pixels(sim.vy), sim.to_pixels(sim.vx)) / (2 * math.pi)
+    counts = np.histogram(a, bins=4, range=(-0.5, 0.5))[0]
+    assert counts.min() >= 30, counts
+
+
+def test_check_notes_a_spawn_without_a_range_of_speeds(tmp_path, capsys):
+    from codegen.commands.cli import main
+
+    text = (ROOT / "spec" / "couzin2005.yaml").read_text(encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    bad = tmp_path / "spec" / "couzin2005.yaml"
+    bad.write_text(text.replace("min_speed: spawn_slow, max_speed: speed", "min_speed: speed, max_speed: speed"))
+    assert main(["check", str(bad)]) == 0
+    out = capsys.readouterr()
+    assert "spawn: speed is not below speed at their defaults" in out.out + out.err
+    assert main(["check", SPEC]) == 0
+    out = capsys.readouterr()
+    assert "spawn:" not in "".join(ln for ln in (out.out + out.err).splitlines(True) if ln.startswith("note:"))

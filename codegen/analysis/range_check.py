@@ -144,6 +144,13 @@ def _notes(m: GenModel, res) -> list[str]:
                 notes.append(f"edges: {f.name} can be {f.min}: boids may then leave the screen for good, beyond the "
                              f"assumed margin (positions wrap after {(1 << 31) // max(st['v0'], 1)} frames at full "
                              f"speed)")
+    sp = m.spec.spawn
+    if sp is not None:
+        lo, hi = m.param(sp.min_speed), m.param(sp.max_speed)
+        if lo.default_raw >= hi.default_raw:  # the spawn draws (vx, vy) in a square until |v| is within [lo, hi]
+            notes.append(f"spawn: {sp.min_speed} is not below {sp.max_speed} at their defaults: a random velocity "
+                         f"rarely has that speed to the LSB, so boids spawn at ({sp.min_speed}, 0), all heading +x; "
+                         f"give the spawn a range of speeds")
     return notes + list(res.notes)
 
 

@@ -148,7 +148,8 @@ def run_trial(sim, job: Job, point: Point, seed: int) -> dict:
     if "fragmented" in want:  # split at the end of the trial
         last = M.groups(px(sim.x).astype(np.float64), px(sim.y).astype(np.float64), link)
     mid = model.WIDTH / 2
-    g = [float(px(sim.params.raw[n])) for n in job.preferred]
+    # a parameter's raw value is fixed point in either arithmetic (pysim/params.py)
+    g = [sim.params.raw[n] / (1 << model.FRAC_BITS) for n in job.preferred]
     heading = M.direction(cols["cx"], cols["cy"])
     value = {
         "decision": lambda: M.decision(cols["cx"], mid, side),
