@@ -69,11 +69,17 @@ def plot_metric(summaries, metric: str, path: Path, title: str = "", xlabel: str
         ax.errorbar(xs, ys, yerr=err, marker="o", ms=4, capsize=3, label=_label(others, key))
     if chance is not None:
         ax.axhline(chance, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel(xlabel or (x.replace("_", " ") if x else ""))
-    ax.set_ylabel(LABELS.get(metric, metric))
+    return _finish(plt, fig, ax, path, xlabel or (x.replace("_", " ") if x else ""), LABELS.get(metric, metric),
+                   title, bool(others))
+
+
+def _finish(plt, fig, ax, path, xlabel: str, ylabel: str, title: str, legend: bool) -> Path:
+    """Label, grid and write one figure (then close it: matplotlib keeps every open one)."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title, fontsize=10)
-    if others:
+    if legend:
         ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -108,14 +114,5 @@ def plot_trials(rows, metric: str, x: str, path: Path, title: str = "", xlabel: 
     grid = sorted(set(xs))
     for (label, f), style in zip(guides, ("-", "--", ":", "-.")):
         ax.plot(grid, [f(v) for v in grid], ls=style, lw=1, color="grey", label=label)
-    ax.set_xlabel(xlabel or x.replace("_", " "))
-    ax.set_ylabel(LABELS.get(metric, metric) + ", each trial")
-    if title:
-        ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _finish(plt, fig, ax, path, xlabel or x.replace("_", " "), LABELS.get(metric, metric) + ", each trial",
+                   title, True)
