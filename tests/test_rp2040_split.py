@@ -127,6 +127,9 @@ def test_the_budget_computes_the_two_core_frame_from_the_split_parts(rp2040_tool
     assert 0 < two < frame - update / 4, out  # core 1 takes a part of the update
     assert two > (frame - draw) / 2, out  # never less than half of it
     assert "with both cores, computed (core 1 not emulated)" in out, out
+    head = out.index("lower bound on the update, 2 cores")  # bound.py: below every measured frame
+    bound = next(ln.split() for ln in out[head:].splitlines() if ln.split()[:1] == ["300"])
+    assert float(bound[3]) < two and bound[-1] == "0", out
 
 
 @pytest.mark.parametrize("seed", ["5", "9"])
