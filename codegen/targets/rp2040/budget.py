@@ -12,7 +12,9 @@ the run, a frame's worth: its polling once a ms, with no input.
 
 One core is emulated (rp2040js). The two-core frame is computed, not
 emulated: the one-core update less its two parts plus the longer part
-(core 1 runs the other meanwhile) plus HANDOFF for the FIFO's hand-over."""
+(core 1 runs the other meanwhile) plus HANDOFF for the FIFO's hand-over.
+Beside it, the lower bound on the update (bound.py), from the pairs in
+range of the same frames in the simulator."""
 from __future__ import annotations
 
 import statistics
