@@ -29,3 +29,6 @@ def test_the_bound_takes_the_worst_frame_and_checks_itself_against_every_frame()
     assert bound.bound_of(1000, [200_000, 45_000], frames).above == 1  # a bound above a measured frame: flagged
     line = bound.bound_lines([b], 4_166_666, {1000: 200_000})[-1].split()
     assert line[0] == "1000" and line[5] == "yes" and line[-1] == "0", line
+    seq = bound.bound_of(1000, [20_000, 45_000], frames, visits=2)  # sequential: each ordered pair a visit
+    assert seq.worst_cycles == (2 * 45_000 * bound.PAIR_CYCLES + 1000 * bound.BOID_CYCLES) / 2
+    assert "each ordered pair" in bound.bound_lines([seq], 4_166_666, {1000: 0}, visits=2)[0]

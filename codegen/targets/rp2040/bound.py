@@ -34,6 +34,10 @@ Per boid (BOID_CYCLES):
   position (ADDS x2), the loop (3)               5
 
 Both cores, the bound's split is perfect: half the work each, no hand-over.
+In sequential order a boid sees the boids before it as they are after
+their turn, so no code visits a pair once for both: each ordered pair
+costs a visit (`visits` 2), counted on the frame's starting positions
+(the boids before move by at most max_speed meanwhile).
 """
 from __future__ import annotations
 
@@ -86,9 +90,9 @@ def frame_pairs(model, m, n: int, frames: int, seed: int) -> list[int]:
     return out
 
 
-def update_cycles(pairs: int, n: int, cores: int = 1) -> float:
-    """The bound on one frame's update, on `cores` cores."""
-    return (pairs * PAIR_CYCLES + n * BOID_CYCLES) / cores
+def update_cycles(pairs: int, n: int, cores: int = 1, visits: int = 1) -> float:
+    """The bound on one frame's update, on `cores` cores; `visits` a pair (2: sequential order)."""
+    return (pairs * visits * PAIR_CYCLES + n * BOID_CYCLES) / cores
 
 
 @dataclass(frozen=True)
@@ -103,21 +107,23 @@ class Bound:
     above: int  # frames whose bound exceeds their measured update on both cores: 0, or the bound is wrong
 
 
-def bound_of(n: int, pairs: list[int], frames) -> Bound:
-    """The bound for n boids over the measured frames (budget.Frame, in the same order as `pairs`)."""
+def bound_of(n: int, pairs: list[int], frames, visits: int = 1) -> Bound:
+    """The bound for n boids over the measured frames (budget.Frame, in the same order as `pairs`);
+    `visits` a pair: 1 (synchronous, each pair once) or 2 (sequential)."""
     if len(pairs) != len(frames):
         raise ValueError(f"{len(pairs)} frames of pair counts for {len(frames)} measured")
     worst = max(range(len(frames)), key=lambda k: frames[k].update_two)
-    above = sum(update_cycles(p, n, 2) > f.update_two for p, f in zip(pairs, frames))
-    return Bound(n, int(statistics.median(pairs)), max(pairs), update_cycles(max(pairs), n, 2),
+    above = sum(update_cycles(p, n, 2, visits) > f.update_two for p, f in zip(pairs, frames))
+    return Bound(n, int(statistics.median(pairs)), max(pairs), update_cycles(max(pairs), n, 2, visits),
                  pairs[worst], frames[worst].update_two, frames[worst].update, above)
 
 
-def bound_lines(rows: list[Bound], budget: int, rest: dict) -> list[str]:
+def bound_lines(rows: list[Bound], budget: int, rest: dict, visits: int = 1) -> list[str]:
     """The printed bound: per N, against the frame budget less the measured drawing and serial share
     (`rest`: N -> their worst, cycles)."""
     ms = lambda c: f"{c / 125_000:6.2f}"  # noqa: E731 - cycles at 125 MHz
-    lines = [f"lower bound on the update, 2 cores (bound.py: {PAIR_CYCLES} cycles an unordered pair in range, "
+    each = "an unordered pair in range" if visits == 1 else "each ordered pair in range (sequential order)"
+    lines = [f"lower bound on the update, 2 cores (bound.py: {PAIR_CYCLES} cycles {each}, "
              f"{BOID_CYCLES} a boid, half on each core; pairs in range counted on the simulator's same frames); "
              "ms, against the frame less the worst drawing and serial",
              "     N  pairs in range med/max  bound worst  left   fits  measured worst: pairs  update 2 cores  "

@@ -151,10 +151,11 @@ def bound_table(spec_path, m, out: Path, rows: list[Row], measured: dict, frames
     from codegen.targets.rp2040 import bound
 
     model = load_generated_model(spec_path, m, out)
+    visits = 1 if m.spec.update_order == "synchronous" else 2  # sequential: no pair is visited once for both
     got = [bound.bound_of(r.boids, [p for s in seeds for p in bound.frame_pairs(model, m, r.boids, frames, s)],
-                          measured[r.boids]) for r in rows]
+                          measured[r.boids], visits) for r in rows]
     rest = {r.boids: r.draw_max + r.serial for r in rows}
-    return bound.bound_lines(got, CLOCK_HZ // m.spec.frame_rate, rest)
+    return bound.bound_lines(got, CLOCK_HZ // m.spec.frame_rate, rest, visits)
 
 
 def table(m, rows: list[Row], seeds: list[int]) -> list[str]:
