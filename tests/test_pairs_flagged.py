@@ -57,7 +57,7 @@ def test_boids_flagged_by_their_own_band_match_the_simulator(tmp_path, monkeypat
 def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, name):
     """A ring of 256 B (4 or 8 entries), synchronous with the grid: most
     boids flagged in every frame, at 150 boids over 30 frames (an RP2040
-    spec's two-part update: the full loop in most frames instead)."""
+    spec's two-part update too: each part's ring, split.h)."""
     require_tool("gcc")
     require_tool("make")
     monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
@@ -67,17 +67,15 @@ def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, n
     m = render_variant(spec_variant(spec, capacity=max(200, spec.flock.capacity), order="synchronous", grid=True),
                        path, tmp_path / "gen")
     code = (tmp_path / "gen" / "firmware" / "boids_flock.c").read_text()
-    split = "boids_split_run" in code  # an RP2040 spec's two-part update keeps the whole-frame fallback (render.py)
-    assert ("boids_step_flagged" in code) != split
+    split = "boids_split_run" in code  # an RP2040 spec's two-part update (split.py)
+    assert "boids_step_flagged" in code and split == (name in ("scouts_vga", "predator_vga"))
+    assert split == ("boids_split_run(boids_step_flagged_part, f);" in code)
     make(tmp_path / "gen" / "firmware", "host", tmp_path / "build")
     model = load_model(tmp_path / "gen" / "python" / "boids_model.py", expect_hash=m.hash)
     c = firmware_trace(tmp_path / "build" / "boids_host", 30, 5, 150, ())
     assert c.count("\n") > 30 * 150 and c == simulator_trace(model, 30, 5, 150, ())
     st = firmware_stats(tmp_path / "gen" / "firmware", tmp_path, 150, 30, 5)
-    if split:
-        assert st["flagged_frames"] == 0 and st["full_loop_frames"] == 32, st
-    else:
-        assert st["flagged_frames"] == 32 and st["flagged_boids"] > 3000, st
+    assert st["flagged_frames"] == 32 and st["flagged_boids"] > 3000 and st["full_loop_frames"] == 0, st
 
 
 def test_the_flagged_copy_builds_for_the_m4k_and_fits(tmp_path):

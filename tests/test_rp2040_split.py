@@ -127,3 +127,28 @@ def test_the_budget_computes_the_two_core_frame_from_the_split_parts(rp2040_tool
     assert 0 < two < frame - update / 4, out  # core 1 takes a part of the update
     assert two > (frame - draw) / 2, out  # never less than half of it
     assert "with both cores, computed (core 1 not emulated)" in out, out
+    head = out.index("lower bound on the update, 2 cores")  # bound.py: below every measured frame
+    bound = next(ln.split() for ln in out[head:].splitlines() if ln.split()[:1] == ["300"])
+    assert float(bound[3]) < two and bound[-1] == "0", out
+
+
+@pytest.mark.parametrize("seed", ["5", "9"])
+def test_flagged_boids_split_on_two_threads_are_bit_exact(tmp_path, monkeypatch, seed, capsys):
+    """A ring of 1 KB a part (16 entries): boids are flagged in most frames, and each part flags, skips
+    the mirror into and visits back its own bands' (pairs_once.py): no frame runs the full loop."""
+    from codegen.output.pipeline import load
+    from codegen.output.render import render
+    from codegen.passes import pairs_once
+    from tests.test_pairs_once import firmware_stats
+
+    require_tool("gcc")
+    monkeypatch.setattr(pairs_once, "RING_BYTES_RP2040", 1024)
+    spec = split_spec(tmp_path, "scouts_vga", capacity=300)
+    code = render(load(spec))["firmware/boids_flock.c"]
+    assert "#define BOIDS_PAIR_RING 16\n" in code and "boids_split_run(boids_step_flagged_part, f);" in code
+    rc = main(["parity", str(spec), "--target", "host-threads", "--frames", "150", "--seed", seed])
+    out = capsys.readouterr().out
+    assert rc == 0 and "150 frames x 300 boids bit-exact" in out and "two threads" in out, out
+    fw = next(p for p in tmp_path.rglob("boids_flock.c") if "#define BOIDS_PAIR_RING 16\n" in p.read_text()).parent
+    st = firmware_stats(fw, tmp_path, 300, 150, int(seed))
+    assert st["full_loop_frames"] == 0 and st["flagged_frames"] > 100 and st["flagged_by_own_band"] > 0, st

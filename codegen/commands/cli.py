@@ -74,8 +74,8 @@ def cmd_budget(a) -> int:
         seeds = list(dict.fromkeys(a.seeds or [1, 2, 3]))
         for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
             boids = a.boids or ([400, 600, 800, 1000] if grid else [100, 200, 300, 400])
-            m, b, rows = measure(a.spec, boids, a.frames or 1000, seeds, grid=grid)
-            print("\n".join(table(m, rows, seeds) + ram_table(b.elf, m.spec.flock.capacity)), flush=True)
+            m, b, rows, bound = measure(a.spec, boids, a.frames or 1000, seeds, grid=grid, bound=True)
+            print("\n".join(table(m, rows, seeds) + bound + ram_table(b.elf, m.spec.flock.capacity)), flush=True)
         return 0
     boids = a.boids or [100, 200, 500]  # each fits the part (RAM: BENCHMARKS.md)
     if a.cost_table:  # refused before measuring anything

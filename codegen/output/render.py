@@ -43,9 +43,7 @@ def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
     from codegen.targets.c import split
 
     fc, guard, flock_f = flock_c_copies(m, low)
-    two = split.wants_split(m, fc, flock_f)  # the two-part synchronous update (RP2040 specs)
-    if two and flock_f is not None:  # the parts keep the whole-frame fallback: the flagged twin (pairs_once.py) is one part's
-        flock_f.flagged_copy = None
+    two = split.wants_split(m, fc, flock_f)  # the two-part synchronous update (RP2040 specs), flagged twin included
     return dict(m=m, flock_c=fc, guard=guard, flock_f=flock_f, runtime_rel=runtime_rel, split=two,
                 split_ring=split.ring_lines, split_window=split.window_lines)
 

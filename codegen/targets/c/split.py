@@ -7,7 +7,11 @@ at one band (chosen a frame by the boids each part updates), each part
 writes only its own boids, and each part has its own band windows and
 (each pair once) its own ring of sums. Each pair once visits the band
 below a boid's, so the second part first walks the band before its own,
-keeping only those visits' sums for its first band.
+keeping only those visits' sums for its first band. A frame whose sums
+outlive a ring runs the flagged twin (pairs_once.py), split the same way:
+the frame flags each band's boids once, each part reads its own bands'
+runs (band_win's part offset), and the band walked before the second part
+does not visit back (its sums are the first part's).
 
 Printed only for a spec whose board.target names the RP2040 (no other
 board has a second core; every other spec's output stays as it was), in

@@ -12,7 +12,9 @@ the run, a frame's worth: its polling once a ms, with no input.
 
 One core is emulated (rp2040js). The two-core frame is computed, not
 emulated: the one-core update less its two parts plus the longer part
-(core 1 runs the other meanwhile) plus HANDOFF for the FIFO's hand-over."""
+(core 1 runs the other meanwhile) plus HANDOFF for the FIFO's hand-over.
+Beside it, the lower bound on the update (bound.py), from the pairs in
+range of the same frames in the simulator."""
 from __future__ import annotations
 
 import statistics
@@ -84,8 +86,8 @@ def _ranges(elf: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 def build_for(spec_path, boids: list[int], grid: bool):
-    """(model, the RP2040 build) of the spec with capacity max(boids) (a variant in build/<name>/variants/);
-    grid: the grid variant (synchronous order + performance.grid), as the PIC32 budget's."""
+    """(model, the RP2040 build, the generated folder) of the spec with capacity max(boids) (a variant in
+    build/<name>/variants/); grid: the grid variant (synchronous order + performance.grid), as the PIC32 budget's."""
     from codegen.output.pipeline import checked_model, emit
     from codegen.targets.pic32.budget.measure import render_variant  # the what-if variant, not gated
     from codegen.model.gen_model import build_model
@@ -106,16 +108,16 @@ def build_for(spec_path, boids: list[int], grid: bool):
         bdir = out / "build"
         over = dict(order="synchronous", grid=True) if grid else {}
         m = render_variant(spec_variant(spec, capacity=cap, **over), spec_path, out)
-    return m, build_rp2040(spec_path, m, out, bdir)
+    return m, build_rp2040(spec_path, m, out, bdir), out
 
 
-def measure(spec_path, boids: list[int], frames: int, seeds: list[int], grid: bool = False):
-    """(model, the build, a Row per N)."""
+def measure(spec_path, boids: list[int], frames: int, seeds: list[int], grid: bool = False, bound: bool = False):
+    """(model, the build, a Row per N, and with `bound` the lower bound's lines: bound.py)."""
     from codegen.targets.rp2040.emulator import run_image
 
-    m, b = build_for(spec_path, boids, grid)
+    m, b, out = build_for(spec_path, boids, grid)
     ranges = _ranges(b.headless_elf)
-    rows = []
+    rows, measured = [], {}
     for n in boids:
         parts, serial = [], 0
         for seed in seeds:
@@ -131,6 +133,7 @@ def measure(spec_path, boids: list[int], frames: int, seeds: list[int], grid: bo
                 serial += sum(run.pc.get(name, 0) for name in SERIAL_FUNCS)
         if not parts:
             raise BuildError(f"RP2040 budget: no frame marks at {n} boids")
+        measured[n] = parts
         share = serial // len(parts)
         up, dr = [f.update for f in parts], [f.draw for f in parts]
         tot = [f.update + f.draw + share for f in parts]
@@ -139,7 +142,20 @@ def measure(spec_path, boids: list[int], frames: int, seeds: list[int], grid: bo
         rows.append(Row(n, len(parts), int(statistics.median(up)), max(up), int(statistics.median(dr)), max(dr),
                         share, int(statistics.median(tot)), max(tot),
                         int(statistics.median(two)) if two else None, max(two) if two else None))
-    return m, b, rows
+    return m, b, rows, (bound_table(spec_path, m, out, rows, measured, frames, seeds) if bound else [])
+
+
+def bound_table(spec_path, m, out: Path, rows: list[Row], measured: dict, frames: int, seeds: list[int]) -> list[str]:
+    """The lower bound's lines (bound.py) for the measured rows: pairs counted on the simulator's frames."""
+    from codegen.output.render import load_generated_model
+    from codegen.targets.rp2040 import bound
+
+    model = load_generated_model(spec_path, m, out)
+    visits = 1 if m.spec.update_order == "synchronous" else 2  # sequential: no pair is visited once for both
+    got = [bound.bound_of(r.boids, [p for s in seeds for p in bound.frame_pairs(model, m, r.boids, frames, s)],
+                          measured[r.boids], visits) for r in rows]
+    rest = {r.boids: r.draw_max + r.serial for r in rows}
+    return bound.bound_lines(got, CLOCK_HZ // m.spec.frame_rate, rest, visits)
 
 
 def table(m, rows: list[Row], seeds: list[int]) -> list[str]:
