@@ -22,6 +22,7 @@ from codegen.model.gen_model import build_model
 from codegen.analysis.range_check import analyse, error_issues, param_ranges
 from codegen.spec.loader import load_spec
 from pysim.fxdecimal import from_number
+from pysim import fxops
 from pysim.fxops import namespace, new_status, status_finding
 
 from .issue_examples import ISSUE_RULES
@@ -31,6 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 BOIDS = with_capacity((ROOT / "spec" / "boids.yaml").read_text(), 100)  # the blame tests below were written at 100
 FX, CK = namespace("fixed"), namespace("checked")
+# the angle and draw ops live beside the shared vocabulary (pysim/fx_angles.py, pysim/fx_draws.py)
+_EXTRA = ("sin", "cos", "atan2", "unit_x", "unit_y", "rotate_x", "rotate_y", "random", "random_int")
+FX.update({n: getattr(fxops, "fx_" + n) for n in _EXTRA})
+CK.update({n: getattr(fxops, "ck_" + n) for n in _EXTRA})
 ALPHA, BETA = 0.96043387, 0.39782473
 
 
@@ -403,11 +408,13 @@ class _Concrete:
                       "idiv": "idiv", "sqrt": "sqrt", "hypot": "hypot", "mag": "mag", "sq": "sq64",
                       "int_to_fixed": "from_int", "fixed_to_int": "to_int", "sum_to_fixed": "acc_fx",
                       "sum_to_int": "acc_fx", "sum_mean": "acc_mean", "sum_idiv": "acc_mean", "abs": "abs",
-                      "min": "min", "max": "max", "clamp": "clamp", "sign": "sign"}
+                      "min": "min", "max": "max", "clamp": "clamp", "sign": "sign",
+                      **{n: n for n in _EXTRA}}
 
     def args(self, op, xs):
         fb, fx = self.fx.frac_bits, self.fx
-        if op in ("mul", "div", "sqrt", "int_to_fixed", "fixed_to_int"):
+        if op in ("mul", "div", "sqrt", "int_to_fixed", "fixed_to_int", "sin", "cos", "atan2", "unit_x", "unit_y",
+                  "rotate_x", "rotate_y", "random"):
             return (*xs, fb)
         if op == "mag":
             return (*xs, fx.amb, fx.alpha, fx.beta, fb)
@@ -421,6 +428,8 @@ class _Concrete:
         if isinstance(e, Const):
             return self.m.const(e).lo
         if isinstance(e, Ref):
+            if e.kind == "draw":  # a raw uint32 of the PRNG: any value
+                return env.setdefault((e.kind, e.name), self.rng.getrandbits(32))
             return env[(e.kind, e.name)]
         op = e.op
         if op in ("and", "or"):
@@ -489,6 +498,7 @@ def test_concrete_frames_stay_within_the_sites(spec):
     conc = _Concrete(an.fx, an.sites)
     conc.m = an.mach
     rng = random.Random(spec.stem)
+    conc.rng = rng
     state_b = res.stats["state"]
     for _ in range(150):
         params = {n: _pick(rng, Iv(*r)) for n, r in an.ranges.items()}
