@@ -129,13 +129,15 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     ps = ParamSet(model)
     names = {p.name for p in model.PARAMS}
     issues = []
-    for key, where in [(k, ("set", k)) for k in e.set] + [(k, ("vary", k)) for k in e.vary if k != "boids"]:
+    named = [(k, ("set", k), True) for k in e.set] + [(k, ("vary", k), True) for k in e.vary if k != "boids"]
+    named += [(k, ("preferred", i), False) for i, k in enumerate(e.preferred)]
+    for key, where, is_key in named:
         if key not in names:
             import difflib
 
             near = difflib.get_close_matches(key, sorted(names), n=1)
             issues.append(ld.issue_at(where, f"the spec has no parameter '{key}'"
-                                      + (f" (did you mean '{near[0]}'?)" if near else ""), key_itself=True))
+                                      + (f" (did you mean '{near[0]}'?)" if near else ""), key_itself=is_key))
     for k, v in e.set.items():
         if k in names:
             try:
@@ -184,14 +186,13 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
 
 
 def _preferred_issues(ld: Loaded, model) -> list:
-    """`preferred:` names fixed-point parameters (directions in turns), as
-    many as the metrics that read them need."""
+    """`preferred:` names fixed-point parameters (directions in turns; one
+    the spec lacks is reported with the other unknown names), as many as the
+    metrics that read them need."""
     e, issues = ld.exp, []
     defs = {p.name: p for p in model.PARAMS}
     for i, name in enumerate(e.preferred):
-        if name not in defs:
-            issues.append(ld.issue_at(("preferred", i), f"the spec has no parameter '{name}'"))
-        elif defs[name].type != "fixed":
+        if name in defs and defs[name].type != "fixed":
             issues.append(ld.issue_at(("preferred", i), f"'{name}' is a count; a direction is a fixed-point "
                                       "parameter in turns"))
     for i, m in enumerate(e.metrics):
