@@ -447,8 +447,10 @@ def test_default_spec_boids_step_reads_like_the_seed():
     a comment, the sums named after their rules."""
     text = (ROOT / "generated" / "boids" / "firmware" / "boids_flock.c").read_text()
     step = text[text.index("void boids_step"):]
-    for needle in (# the zones tested in HI:LO (fx_d2_zones: codegen/passes/zones.py zones_in_hilo)
-                   "const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);",
+    for needle in (# the zones tested in HI:LO (fx_d2_zones: codegen/passes/zones.py zones_in_hilo), through
+                   # the Cortex-M0+'s prefilter where the target has it (fixed_zones.h: the exact test elsewhere)
+                   "const fx_d2_pre_t zone_pre = fx_d2_pre(zone_r, seed_box);",
+                   "const int32_t in_protected = fx_d2_zones_pre(dx, dy, zone_r, zone_a, zone_b, zone_pre, &in_visual);",
                    "if (in_protected < 0) {", "} else if (in_visual < 0) {", "n_visual++;",
                    # 32-bit sums (codegen/passes/widths.py: the range analysis proves them at the default capacity),
                    # cohesion's positions as offsets from the boid (codegen/passes/offsets.py), summed in C

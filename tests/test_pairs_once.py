@@ -95,7 +95,7 @@ def test_the_ring_is_a_power_of_two_and_its_entry_planes_of_a_boid(tmp_path):
     assert plan.planes == (tuple(pairs_once.fields(low.fast_m)),)
     size = plan.entry_bytes
     assert size & (size - 1) == 0 and size >= sum(bits // 8 for bits, _ in pairs_once.fields(low.fast_m))
-    assert "((at) - others) & (BOIDS_PAIR_RING - 1)" in "\n".join(fc.ring_typedef)
+    assert "(const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)" in "\n".join(fc.ring_typedef)
 
 
 def pair_stats(spec: Path, work: Path, n: int, frames: int = 40, seed: int = 5) -> dict:

@@ -1,11 +1,16 @@
 """The RP2040's lower bound on the update (codegen/targets/rp2040/bound.py):
-its pair count against a brute-force one, its worst frame, and its line."""
+its pair count against a brute-force one, its worst frame, and its line;
+and the profile of where a frame's cycles go (profile.py), folded from a
+real run in rp2040js."""
 from __future__ import annotations
 
 import numpy as np
 
+from codegen.commands.cli import main
 from codegen.targets.rp2040 import bound
 from codegen.targets.rp2040.budget import Frame
+from tests.conftest import ROOT
+from tests.test_rp2040 import rp2040_tools  # noqa: F401 - the fixture
 
 
 def test_the_sweep_counts_the_pairs_in_range_as_all_pairs_do():
@@ -32,3 +37,21 @@ def test_the_bound_takes_the_worst_frame_and_checks_itself_against_every_frame()
     seq = bound.bound_of(1000, [20_000, 45_000], frames, visits=2)  # sequential: each ordered pair a visit
     assert seq.worst_cycles == (2 * 45_000 * bound.PAIR_CYCLES + 1000 * bound.BOID_CYCLES) / 2
     assert "each ordered pair" in bound.bound_lines([seq], 4_166_666, {1000: 0}, visits=2)[0]
+
+
+def test_the_profile_folds_every_cycle_the_core_ran(rp2040_tools, capsys):  # noqa: F811
+    from codegen.targets.rp2040.profile import run_profile
+
+    m, p = run_profile(ROOT / "spec" / "scouts_vga.yaml", 300, 8, 1, grid=True)
+    busy = sum(p.by_function.values())
+    assert 0 < busy <= p.cycles and sum(p.by_block.values()) == busy == sum(p.by_line.values())
+    assert max(p.by_function, key=p.by_function.get).startswith("boids_step")  # the update is most of a frame
+    assert "the band below" in p.by_block and any(k.startswith("boids_flock.c:") for k in p.by_line)
+    # the flock code's loops hold the pair visits: more cycles there than anywhere outside them
+    loops = sum(c for k, c in p.by_block.items() if "outside its labelled loops" not in k and not k.startswith("boids_"))
+    assert loops > busy / 3, p.by_block.most_common(5)
+    assert main(["budget", str(ROOT / "spec" / "scouts_vga.yaml"), "--target", "rp2040", "--variant", "grid",
+                 "--boids", "300", "--frames", "8", "--profile"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("profile: scouts_vga on the RP2040, synchronous, grid, 300 boids, seed 1, 8 frames")
+    assert "by function:" in out and any(ln.endswith("the band below") for ln in out)

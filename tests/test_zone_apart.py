@@ -45,7 +45,7 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     # the fast copy (each pair once, the grid): the protected range as the zones' word
     assert fast.apart == fast.zone_hilo.r
     apart = "\n".join(fast.pair_lines_apart)
-    assert f"fx_d2_within(dx, dy, {fast.zone_hilo.v})" in apart
+    assert f"fx_d2_within_pre(dx, dy, {fast.zone_hilo.v}, {fast.zone_hilo.pre})" in apart
     assert "fx_d2_zones" not in apart and "separation" not in apart and "alignment" in apart
     # most pairs apart are within the visual range: its side laid out as the fall-through
     assert f"if (FX_LIKELY({fast.zone_hilo.outer} < 0)) {{" in apart
@@ -77,7 +77,7 @@ def test_the_split_in_the_c(tmp_path):
     fast = c[c.index("boids_step_guarded(flock_t"):c.index("boids_step_flagged(flock_t")]  # its twin: test_pairs_flagged
     assert "for (; o != o_end && fx_sub(o->x, x) < zone_r; o++) {" in fast
     assert "ynear = fx_add(y, zone_r);" in fast and "if (o->y >= ynear) {" in fast
-    assert fast.count("fx_d2_within(dx, dy, seed_box)") == 1  # the band below's
+    assert fast.count("fx_d2_within_pre(dx, dy, seed_box, zone_pre)") == 1  # the band below's
     assert fast.count("FX_D2_BELOW_HI(in_visual, dx, dy, seed_box)") == 1  # the own band's rest
     wide = c[c.index("boids_step_wide(flock_t"):]
     assert "fx_d2_within" not in wide.split("void boids_step(")[0]

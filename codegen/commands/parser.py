@@ -133,8 +133,9 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--optimize", choices=["both", "fast", "plain"], default=None,
                    help="performance.optimize modes to measure: fast and plain side by side, or one (default: the "
                    "spec's own over runs, both for the one-frame table; --profile: the spec's own)")
-    p.add_argument("--profile", action="store_true", help="split each frame (-O1) into its parts, M4K cycle model, "
-                   "pair counts, lower bound (BENCHMARKS.md)")
+    p.add_argument("--profile", action="store_true", help="PIC32: split each frame (-O1) into its parts, M4K cycle "
+                   "model, pair counts, lower bound (BENCHMARKS.md); rp2040: the cycles by function, by block of the "
+                   "flock code and by line, over --frames (default 100) of the first seed (the grid: 1000 boids)")
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",

@@ -68,4 +68,93 @@ static inline uint32_t fx_d2_hi(fx dx, fx dy)
 static inline uint32_t fx_sq_hi(fx r) { return (uint32_t)(fx_sq64(r) >> 32); }
 #define FX_D2_BELOW_HI(e, dx, dy, r) (FX_LIKELY((e) < 0) || ((e) == 0 && fx_d2_within((dx), (dy), (r)) < 0))
 
+/* The zone tests with the Cortex-M0+'s prefilter (FX_M0_D2_PREFILTER: with
+ * FX_M0_PARTS, unless -DFX_NO_D2_PREFILTER=1). There the exact compare
+ * d2 < r^2 costs two 64-bit squares in partial products (six MULS and
+ * their carries: a quarter of a 1,000-boid grid frame), and most candidate
+ * pairs lie far from a zone's edge. With |dx|, |dy| below 2^22 (64 px in
+ * s15.16: every candidate of a box of at most 64 px), a = |dx| >> 8 and
+ * b = |dy| >> 8 bound d2 in 32 bits:
+ *     (a^2 + b^2) 2^16  <=  d2  <  (a^2 + b^2 + 2a + 2b + 2) 2^16,
+ * as a 2^8 <= |dx| < (a + 1) 2^8. Against r^2's words in 2^16 units, rounded
+ * down and up (fx_d2_pre, once a step), that decides the compare unless
+ * r^2 lies inside the interval; then the exact test decides. So the answer
+ * is fx_d2_zones's and fx_d2_within's always, for two MULS a candidate.
+ * Elsewhere fx_d2_pre_t is empty and the _pre tests are the exact ones. */
+#if defined(FX_M0_PARTS) && !defined(FX_NO_D2_PREFILTER)
+#define FX_M0_D2_PREFILTER 1
+typedef struct {
+    uint32_t in_down, in_up, out_down, out_up; /* protected^2, visual^2 in 2^16 units, saturated */
+} fx_d2_pre_t;
+static inline uint32_t fx_d2_pre_word(uint64_t v) { return v > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)v; }
+/* r: the inner (protected) range, v: the outer (visual) */
+static inline fx_d2_pre_t fx_d2_pre(fx r, fx v)
+{
+    const uint64_t r2 = fx_sq64(r), v2 = fx_sq64(v);
+    const fx_d2_pre_t p = {fx_d2_pre_word(r2 >> 16), fx_d2_pre_word((r2 >> 16) + ((r2 & 0xFFFFu) != 0)),
+                           fx_d2_pre_word(v2 >> 16), fx_d2_pre_word((v2 >> 16) + ((v2 & 0xFFFFu) != 0))};
+    return p;
+}
+/* -1: d2 < the range^2 surely, 0: surely not, 1: undecided. lo, hi: d2's
+ * interval (below 2^30); down, up: the range^2 rounded (a saturated word is
+ * above every hi: the range^2 is then at least 2^48 > d2). */
+static inline int32_t fx_d2_side(uint32_t lo, uint32_t hi, uint32_t down, uint32_t up)
+{
+    return hi <= down ? -1 : (lo >= up ? 0 : 1);
+}
+/* d2's interval [lo 2^16, hi 2^16); lo = FX_D2_FAR: |dx| or |dy| is 2^22 or more */
+#define FX_D2_FAR 0xFFFFFFFFu
+typedef struct {
+    uint32_t lo, hi;
+} fx_d2_near_t;
+static inline fx_d2_near_t fx_d2_near(fx dx, fx dy)
+{
+    const uint32_t u = fx_uabs(dx), v = fx_uabs(dy), a = u >> 8, b = v >> 8;
+    const fx_d2_near_t n = {(u | v) < (1u << 22) ? a * a + b * b : FX_D2_FAR, a * a + b * b + 2u * (a + b) + 2u};
+    return n;
+}
+static inline int32_t fx_d2_zones_pre(fx dx, fx dy, fx r, fx a, fx b, fx_d2_pre_t p, int32_t *outer)
+{
+    const fx_d2_near_t n = fx_d2_near(dx, dy);
+    if (n.lo != FX_D2_FAR) {
+        const int32_t in = fx_d2_side(n.lo, n.hi, p.in_down, p.in_up), out = fx_d2_side(n.lo, n.hi, p.out_down, p.out_up);
+        if (in != 1 && out != 1) {
+            *outer = out;
+            return in;
+        }
+    }
+    return fx_d2_zones(dx, dy, r, a, b, outer);
+}
+static inline int32_t fx_d2_within_pre(fx dx, fx dy, fx v, fx_d2_pre_t p)
+{
+    const fx_d2_near_t n = fx_d2_near(dx, dy);
+    if (n.lo != FX_D2_FAR) {
+        const int32_t out = fx_d2_side(n.lo, n.hi, p.out_down, p.out_up);
+        if (out != 1) return out;
+    }
+    return fx_d2_within(dx, dy, v);
+}
+#else
+typedef struct {
+    char none; /* no prefilter on this target */
+} fx_d2_pre_t;
+static inline fx_d2_pre_t fx_d2_pre(fx r, fx v)
+{
+    const fx_d2_pre_t p = {0};
+    (void)r;
+    (void)v;
+    return p;
+}
+static inline int32_t fx_d2_zones_pre(fx dx, fx dy, fx r, fx a, fx b, fx_d2_pre_t p, int32_t *outer)
+{
+    (void)p;
+    return fx_d2_zones(dx, dy, r, a, b, outer);
+}
+static inline int32_t fx_d2_within_pre(fx dx, fx dy, fx v, fx_d2_pre_t p)
+{
+    (void)p;
+    return fx_d2_within(dx, dy, v);
+}
+#endif
+
 #endif /* BOIDSGEN_FIXED_ZONES_H */

@@ -228,10 +228,12 @@ class FlockC:
         self.zone_hilo = None
         if self.plan.zones_hilo:
             z = self.zone_hilo = pairs.ZoneHiLo(*(self._alloc(n) for n in
-                                                  ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")))
+                                                  ("zone_a", "zone_b", "in_protected", "in_visual", "zone_r")),
+                                                pre=self._alloc("zone_pre"))
             pr, vr = self.zone_range["protected"], self.zone_range["visual"]
             c.append(f"const fx {z.r} = P->{pr}, {z.a} = fx_sub(P->{vr}, {z.r}), {z.b} = fx_add(P->{vr}, {z.r}); "
                      f"/* fx_d2_zones: visual^2 = protected^2 + a*b */")
+            c.append(f"const fx_d2_pre_t {z.pre} = fx_d2_pre({z.r}, {z.v}); /* the Cortex-M0+'s prefilter (fixed_zones.h) */")
         else:
             for z in ("protected", "visual"):
                 if z in self.zone_range:

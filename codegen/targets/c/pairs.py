@@ -122,13 +122,14 @@ class ZoneHiLo(NamedTuple):
     """The C names fx_d2_zones works with: a = visual - protected, b =
     visual + protected, r = protected (step constants); the pair's inner
     (protected) and outer (visual) test words; v: visual, for
-    fx_d2_within."""
+    fx_d2_within; pre: the step's fx_d2_pre_t."""
     a: str
     b: str
     inner: str
     outer: str
     r: str
     v: str = "seed_box"
+    pre: str = "zone_pre"  # fx_d2_pre's words of r^2 and v^2 (the Cortex-M0+'s prefilter; empty elsewhere)
 
 
 def _likely(plan, test: str, likely: bool) -> str:
@@ -164,10 +165,11 @@ def pair_lines(plan, window=None, apart=False, mirrored: bool = True) -> list:
     if by_high:  # the window's pairs apart: d2's high word against visual^2's (fixed_zones.h)
         seed.append(f"const int32_t {hilo.outer} = (int32_t)(fx_d2_hi(dx, dy) - {plan.visual_hi});")
     elif hilo and apart:
-        seed.append(f"const int32_t {hilo.outer} = fx_d2_within(dx, dy, {hilo.v});")
+        seed.append(f"const int32_t {hilo.outer} = fx_d2_within_pre(dx, dy, {hilo.v}, {hilo.pre});")
     elif hilo:
         seed += [f"int32_t {hilo.outer};",
-                 f"const int32_t {hilo.inner} = fx_d2_zones(dx, dy, {hilo.r}, {hilo.a}, {hilo.b}, &{hilo.outer});"]
+                 f"const int32_t {hilo.inner} = fx_d2_zones_pre(dx, dy, {hilo.r}, {hilo.a}, {hilo.b}, {hilo.pre}, "
+                 f"&{hilo.outer});"]
     for z in ("visual",) if apart else ("protected", "visual"):
         gs = by_test.get(("seed", z))
         if gs:

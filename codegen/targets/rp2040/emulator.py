@@ -24,10 +24,12 @@ class EmulatorRun:
 
 def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: bool = False,
               dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None,
-              marks: Path | None = None, pc_counts: tuple[tuple[str, int, int], ...] = ()) -> EmulatorRun:
+              marks: Path | None = None, pc_counts: tuple[tuple[str, int, int], ...] = (),
+              pc_hist: Path | None = None) -> EmulatorRun:
     """dumps: (address, size, file) at the end or (address, size, file, cycle) once cycle cycles have run;
     gpio_log: (file, first GPIO, how many, from cycle): their changes; marks: a file for the BKPT #n marks
-    (runner/run.mjs); pc_counts: (name, start, end) address ranges whose cycles are counted."""
+    (runner/run.mjs); pc_counts: (name, start, end) address ranges whose cycles are counted; pc_hist: a file
+    for the cycles spent at each address (a profile: profile.py)."""
     node, lib = emulator()
     with tempfile.TemporaryDirectory(prefix="boidsgen-rp2040-") as tmp:
         feed = Path(tmp) / "uart0.in"
@@ -41,6 +43,8 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
             cmd += ["--dump", ":".join(str(v) for v in d)]
         if marks:
             cmd += ["--marks", str(marks)]
+        if pc_hist:
+            cmd += ["--pc-hist", str(pc_hist)]
         for name, start, end in pc_counts:
             cmd += ["--pc-count", f"{name}:{start}:{end}"]
         if gpio_log:

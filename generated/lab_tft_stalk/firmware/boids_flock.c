@@ -135,6 +135,7 @@ void boids_step(flock_t *f, rng_t *r)
     const fx seed_box = P->visual_range;
     fx box = seed_box;
     const fx zone_r = P->protected_range, zone_a = fx_sub(P->visual_range, zone_r), zone_b = fx_add(P->visual_range, zone_r); /* fx_d2_zones: visual^2 = protected^2 + a*b */
+    const fx_d2_pre_t zone_pre = fx_d2_pre(zone_r, seed_box); /* the Cortex-M0+'s prefilter (fixed_zones.h) */
     int32_t i;
     const uint32_t box_bias = fx_box_bias(box), box_lim = fx_box_lim(box); /* the pair loop's box test */
     predators_follow_count(f, r);
@@ -165,7 +166,7 @@ void boids_step(flock_t *f, rng_t *r)
             dy = fx_sub(y, o->y);
             if (fx_outside_box(dx, box_bias, box_lim) || fx_outside_box(dy, box_bias, box_lim)) continue;
             int32_t in_visual;
-            const int32_t in_protected = fx_d2_zones(dx, dy, zone_r, zone_a, zone_b, &in_visual);
+            const int32_t in_protected = fx_d2_zones_pre(dx, dy, zone_r, zone_a, zone_b, zone_pre, &in_visual);
             if (in_protected < 0) {
                 /* separation */
                 separation_close_dx += dx;

@@ -4,6 +4,7 @@
 //                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
 //                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
 //                [--uart-stdin] [--marks FILE] [--pc-count NAME:START:END ...]
+//                [--pc-hist FILE]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -28,7 +29,9 @@
 // BKPT #0 ends the run; BKPT #1..#255 are marks: with --marks, a line
 // "N CYCLE" each (the frame's parts, for the budget). --pc-count adds to
 // the last line the cycles spent with PC in [START, END) under NAME (where
-// the time goes: the 64-bit multiply, the divider's wrappers).
+// the time goes: the 64-bit multiply, the divider's wrappers). --pc-hist
+// writes the cycles spent at each PC, a line "ADDRESS(hex) CYCLES" each
+// (a profile: codegen/targets/rp2040/profile.py folds it).
 import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -49,6 +52,7 @@ function args(argv) {
     else if (k === '--uart-stdin') a.uartStdin = true;
     else if (k === '--marks') (a.marks = v), i++;
     else if (k === '--pc-count') (a.pcCount.push(v), i++);
+    else if (k === '--pc-hist') (a.pcHist = v), i++;
     else if (k === '--gpio-log') (a.gpioLog = v), i++;
     else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
     else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
@@ -197,6 +201,7 @@ const ranges = a.pcCount.map((v) => {
   return { name, start: Number(start), end: Number(end), cycles: 0 };
 });
 
+const hist = a.pcHist ? new Map() : null;
 while (ended === null) {
   if (a.uartStdin) {
     if (++polls >= POLL) (polls = 0), pollStdin();
@@ -221,6 +226,7 @@ while (ended === null) {
     const pc = core.PC;
     const c = core.executeInstruction();
     for (const r of ranges) if (pc >= r.start && pc < r.end) r.cycles += c;
+    if (hist) hist.set(pc, (hist.get(pc) || 0) + c);
     if (stepPio) for (let i = 0; i < c; i++) (cycles++, stepPio()); // pins change at their own cycle
     else cycles += c;
     clock.tick((c * 1e9) / mcu.clkSys);
@@ -231,6 +237,7 @@ flush();
 for (const d of dumpsAtEnd) dumpMemory(d);
 if (a.gpioLog) writeFileSync(a.gpioLog, log.join('\n') + '\n');
 if (a.marks) writeFileSync(a.marks, marks.join('\n') + '\n');
+if (hist) writeFileSync(a.pcHist, [...hist].sort((x, y) => x[0] - y[0]).map(([p, c]) => `${p.toString(16)} ${c}`).join('\n') + '\n');
 const pcCycles = Object.fromEntries(ranges.map((r) => [r.name, r.cycles]));
 process.stderr.write(`${JSON.stringify({ cycles, end: ended, pc: pcCycles })}\n`);
 process.exitCode = ended === 'bkpt' ? 0 : 3;
