@@ -34,7 +34,7 @@ hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_wi
 band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
 k_best d2_best r2 a q me ord ord_end slot band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
-part ring wk gy_lo gy_from gy_to split_band split_band_of
+part ring wk gy_from gy_to split_band split_band_of split_at upd_from cross walk_to
 """.split()) | {f"{n}{k}" for n in ("a", "q") for k in range(8)} | {f"pair_plane{k}_t" for k in range(8)}
 # 8 above: codegen/passes/pairs_once.py's MAX_PLANES
 RESERVED_PREFIXES = ("fx_", "boids_", "rng_", "BOIDS_", "FX_")
