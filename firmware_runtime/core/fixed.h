@@ -224,28 +224,6 @@ static inline int fx_clz32(uint32_t v)
 #endif
 }
 
-/* bytes / size where bytes is a multiple of size (an array index from a byte
- * offset: the pair ring's slot, codegen/targets/c/ring.py), by no division:
- * with size = 2^t m (m odd), (bytes >> t) times m's inverse modulo 2^32
- * (Newton's steps from x = m, each doubling the bits right: 3, 6, 12, 24, 48)
- * is the quotient exactly. A constant size folds to a shift and one MULS; on
- * the Cortex-M0+ the inverse is hidden from GCC, whose Thumb-1 cost model
- * otherwise spells the multiply as a dozen shifts and adds. */
-static inline uint32_t fx_exact_index(uint32_t bytes, uint32_t size)
-{
-    uint32_t t = 0, m = size, x;
-    while (!(m & 1u)) m >>= 1, t++;
-    x = m;
-    x *= 2u - m * x;
-    x *= 2u - m * x;
-    x *= 2u - m * x;
-    x *= 2u - m * x;
-#if defined(__ARM_ARCH_6M__) && defined(__GNUC__)
-    __asm__("" : "+l"(x));
-#endif
-    return (bytes >> t) * x;
-}
-
 /* Squared distances in 64 bits (2F fraction bits): exact, never wrap
  * (dx^2 + dy^2 <= 2^63 < 2^64).
  *
@@ -442,5 +420,7 @@ static inline fx fx_clamp(fx v, fx lo, fx hi) { return v < lo ? lo : (v > hi ? h
 #include "fixed_draws.h"
 /* Angles in turns and vectors: sin, cos, atan2, unit, rotate (a table). */
 #include "fixed_angles.h"
+/* An array index from a byte offset by a multiply (the pair ring's slot). */
+#include "fixed_index.h"
 
 #endif /* BOIDSGEN_FIXED_H */
