@@ -1,6 +1,7 @@
 /* split.h - the synchronous flock update in two parts (the RP2040's two
  * cores). Every boid reads the previous frame (the sorted copy), so the
- * bands of the grid split into two runs, each written by one part only:
+ * grid's boids split into two runs (at half the flock, or at a band's
+ * edge: flock_grid.j2's split_at), each written by one part only:
  * the result is the one-part update's, bit for bit, whoever runs a part
  * and in whatever order. The generated step (boids_flock.c, printed when
  * codegen/targets/c/split.py says so) calls
