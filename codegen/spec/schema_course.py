@@ -14,13 +14,8 @@ from codegen.spec.schema_base import Name, Number, Strict
 # ---- sliders need no mapping: they send `s ID VALUE` with the params' `id`.
 
 
-def _bare_word(data):
-    """A control written as a bare word (`1: reset`) is `{do: reset}`."""
-    return {"do": data} if isinstance(data, str) else data
-
-
 def _or_bare_word(*words: str):
-    """JSON Schema: the mapping, or one of the bare words (what _bare_word reads)."""
+    """JSON Schema: the mapping, or one of the bare words (what _BareWordControl reads)."""
     def extra(schema: dict, cls) -> None:
         obj = dict(schema)
         schema.clear()
@@ -37,7 +32,16 @@ def _one_of(obj, keys: tuple[str, ...], what: str) -> None:
             {"what": what, "keys": ", ".join(keys), "given": ", ".join(given) or "none"})
 
 
-class CourseAction(Strict):
+class _BareWordControl(Strict):
+    """A control that may be written as a bare word: `1: reset` is `{do: reset}`."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def bare_word(cls, data):
+        return {"do": data} if isinstance(data, str) else data
+
+
+class CourseAction(_BareWordControl):
     """What a button press (or a toggle's side) does: one firmware command
     line. A bare word (`reset`, `pause`, `resume`) or a mapping with one of
     set (with value), boids, add_boids, remove_boids, command."""
@@ -51,11 +55,6 @@ class CourseAction(Strict):
     add_boids: int | None = Field(None, ge=1, description="add this many boids (`boids +N`)")
     remove_boids: int | None = Field(None, ge=1, description="remove this many boids, newest first (`boids -N`)")
     command: str | None = Field(None, max_length=255, description="any firmware command line (`help` lists them)")
-
-    @model_validator(mode="before")
-    @classmethod
-    def bare_word(cls, data):
-        return _bare_word(data)
 
     @model_validator(mode="after")
     def one_action(self):
@@ -72,7 +71,7 @@ class CourseButton(CourseAction):
     release: CourseAction | None = Field(None, description="what the release does (default: nothing)")
 
 
-class CourseToggle(Strict):
+class CourseToggle(_BareWordControl):
     """A toggle (`tNN1`/`tNNTrue` on, `tNN0`/`tNNFalse` off): `pause` (on:
     pause, off: resume), `adaptive_spawn` (on/off), `{param: P}` (on: set P
     to on_value, default 1; off: off_value, default 0), or `{on: ACTION,
@@ -85,11 +84,6 @@ class CourseToggle(Strict):
     off_value: Number | None = Field(None, description="what `param` is set to when switched off (default 0)")
     on: CourseAction | None = Field(None, description="what switching on does")
     off: CourseAction | None = Field(None, description="what switching off does (default: nothing)")
-
-    @model_validator(mode="before")
-    @classmethod
-    def bare_word(cls, data):
-        return _bare_word(data)
 
     @model_validator(mode="after")
     def one_action(self):
