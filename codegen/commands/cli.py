@@ -72,15 +72,16 @@ def cmd_budget(a) -> int:
         from codegen.targets.rp2040.ram import ram_table
 
         seeds = list(dict.fromkeys(a.seeds or [1, 2, 3]))
+        grids = {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]
         if a.profile:  # where the cycles go: codegen/targets/rp2040/profile.py
             from codegen.targets.rp2040.profile import profile_lines, run_profile
 
-            for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
+            for grid in grids:
                 for n in a.boids or ([1000] if grid else [400]):
                     m, p = run_profile(a.spec, n, a.frames or 100, seeds[0], grid)
                     print("\n".join(profile_lines(m, p, n, a.frames or 100, seeds[0])), flush=True)
             return 0
-        for grid in {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]:
+        for grid in grids:
             boids = a.boids or ([400, 600, 800, 1000] if grid else [100, 200, 300, 400])
             m, b, rows, bound = measure(a.spec, boids, a.frames or 1000, seeds, grid=grid, bound=True)
             print("\n".join(table(m, rows, seeds) + bound + ram_table(b.elf, m.spec.flock.capacity)), flush=True)

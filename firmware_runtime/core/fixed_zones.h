@@ -86,13 +86,17 @@ static inline uint32_t fx_sq_hi(fx r) { return (uint32_t)(fx_sq64(r) >> 32); }
 typedef struct {
     uint32_t in_down, in_up, out_down, out_up; /* protected^2, visual^2 in 2^16 units, saturated */
 } fx_d2_pre_t;
-static inline uint32_t fx_d2_pre_word(uint64_t v) { return v > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)v; }
+/* r2 in 2^16 units, rounded down (up = 0) or up, saturated to a word */
+static inline uint32_t fx_d2_pre_word(uint64_t r2, int up)
+{
+    const uint64_t w = (r2 >> 16) + (uint64_t)(up && (r2 & 0xFFFFu) != 0);
+    return w > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)w;
+}
 /* r: the inner (protected) range, v: the outer (visual) */
 static inline fx_d2_pre_t fx_d2_pre(fx r, fx v)
 {
     const uint64_t r2 = fx_sq64(r), v2 = fx_sq64(v);
-    const fx_d2_pre_t p = {fx_d2_pre_word(r2 >> 16), fx_d2_pre_word((r2 >> 16) + ((r2 & 0xFFFFu) != 0)),
-                           fx_d2_pre_word(v2 >> 16), fx_d2_pre_word((v2 >> 16) + ((v2 & 0xFFFFu) != 0))};
+    const fx_d2_pre_t p = {fx_d2_pre_word(r2, 0), fx_d2_pre_word(r2, 1), fx_d2_pre_word(v2, 0), fx_d2_pre_word(v2, 1)};
     return p;
 }
 /* -1: d2 < the range^2 surely, 0: surely not, 1: undecided. lo, hi: d2's
@@ -109,8 +113,8 @@ typedef struct {
 } fx_d2_near_t;
 static inline fx_d2_near_t fx_d2_near(fx dx, fx dy)
 {
-    const uint32_t u = fx_uabs(dx), v = fx_uabs(dy), a = u >> 8, b = v >> 8;
-    const fx_d2_near_t n = {(u | v) < (1u << 22) ? a * a + b * b : FX_D2_FAR, a * a + b * b + 2u * (a + b) + 2u};
+    const uint32_t u = fx_uabs(dx), v = fx_uabs(dy), a = u >> 8, b = v >> 8, lo = a * a + b * b;
+    const fx_d2_near_t n = {(u | v) < (1u << 22) ? lo : FX_D2_FAR, lo + 2u * (a + b) + 2u};
     return n;
 }
 static inline int32_t fx_d2_zones_pre(fx dx, fx dy, fx r, fx a, fx b, fx_d2_pre_t p, int32_t *outer)

@@ -70,7 +70,7 @@ def typedef(fc, ring) -> list:
                 "typedef char pair_plane_is_a_boid[sizeof(pair_plane0_t) == sizeof(boid_t) ? 1 : -1];"]
     else:
         out += ["/* the entry of the boid at `at` in `previous`: its slot in the ring, (at - others)",
-                " * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed.h's fx_exact_index) */",
+                " * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed_index.h's fx_exact_index) */",
                 "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[fx_exact_index((uint32_t)((const char *)(at) - "
                 "(const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)])"]
     return out

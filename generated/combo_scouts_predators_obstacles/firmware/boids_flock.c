@@ -147,7 +147,7 @@ typedef struct { /* entry: 32 B */ pair_plane0_t plane0[BOIDS_PAIR_RING]; } pair
 static pair_ring_t pair_ring;
 #define BOIDS_PAIR_PLANE(k, e) ((pair_plane##k##_t *)((e) + offsetof(pair_ring_t, plane##k)))
 /* the entry of the boid at `at` in `previous`: its slot in the ring, (at - others)
- * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed.h's fx_exact_index) */
+ * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed_index.h's fx_exact_index) */
 #define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[fx_exact_index((uint32_t)((const char *)(at) - (const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)])
 
 /* The means' divisor as a multiply (codegen/passes/mean_table.py):
