@@ -262,7 +262,7 @@ def test_locals_are_declared_in_the_innermost_block_and_initialised_from_leading
         "} else if (speed < b) {",
         "    vx = b;",
         "}",
-        "s += speed;",
+        "fx_acc_add_to(&s, speed);",  # a 32-bit term into a 64-bit sum: fixed_sums.h
     ]
 
 

@@ -4,8 +4,8 @@ edge cases and random operands: the same driver built with them
 (-DFX_PARTIAL_PRODUCTS, on the host) and with the portable products, both
 held to Python's arithmetic. On the RP2040 itself they run in every rp2040js
 parity test (tests/test_rp2040.py, tests/test_rp2040_split.py); that
-arm-none-eabi-gcc for the Cortex-M0+ selects them is checked here too.
-So is the zone tests' prefilter (FX_M0_D2_PREFILTER, fixed_zones.h): the
+arm-none-eabi-gcc for the Cortex-M0+ selects them is checked here too, and
+fixed_sums.h's FX_M0_SUMS (its 64-bit sums: predator_vga's in rp2040js). So is the zone tests' prefilter (FX_M0_D2_PREFILTER, fixed_zones.h): the
 same answers as the exact tests, on pairs at every zone's edge."""
 from __future__ import annotations
 
@@ -71,9 +71,11 @@ def test_the_cortex_m0plus_build_selects_them(tmp_path):
                           "-dM", "-E", str(src)], capture_output=True, text=True, timeout=RUN)
     assert res.returncode == 0, res.stderr
     assert "#define FX_M0_PARTS 1" in res.stdout
+    assert "#define FX_M0_SUMS 1" in res.stdout  # fixed_sums.h's ADDS/ADCS: run by every rp2040js parity test
     res = subprocess.run(["gcc", "-DFX_FRAC_BITS=16", f"-I{RUNTIME / 'core'}", "-dM", "-E", str(src)],
                          capture_output=True, text=True, timeout=RUN)
     assert "FX_M0_PARTS" not in res.stdout  # the host keeps its own products
+    assert "FX_M0_SUMS" not in res.stdout  # and its own sums
 
 
 def edge_cases(rng: random.Random) -> list[tuple[int, int, int, int]]:

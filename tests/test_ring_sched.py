@@ -24,7 +24,7 @@ TYPES = {"n": "int32_t", "sx": "fx_acc32", "sy": "fx_acc32", "w": "fx_acc"}
 
 def test_a_run_loads_two_ahead_and_stores_in_order():
     body = ["q0->n++;", "/* alignment */", "q0->sx = fx_add(q0->sx, vx);", "q1->sy = fx_sub(q1->sy, mdy);",
-            "q1->w += fx_mul(mdx, k);"]
+            "fx_acc_add_to(&q1->w, fx_mul(mdx, k));"]
     out = pipelined(_Plan(), body, TYPES)
     assert out == ["const int32_t was_n = q0->n;",
                    "FX_LOADED(was_n);",
@@ -38,7 +38,7 @@ def test_a_run_loads_two_ahead_and_stores_in_order():
                    "const fx_acc was_w = q1->w;",
                    "FX_LOADED(was_w);",
                    "q1->sy = fx_sub(was_sy, mdy);",
-                   "q1->w = was_w + (fx_mul(mdx, k));"]
+                   "q1->w = fx_acc_add(was_w, fx_mul(mdx, k));"]
     stores = [ln.split(" = ")[0] for ln in out if ln.startswith("q")]
     assert stores == ["q0->n", "q0->sx", "q1->sy", "q1->w"]
 

@@ -422,5 +422,7 @@ static inline fx fx_clamp(fx v, fx lo, fx hi) { return v < lo ? lo : (v > hi ? h
 #include "fixed_angles.h"
 /* An array index from a byte offset by a multiply (the pair ring's slot). */
 #include "fixed_index.h"
+/* A 32-bit term into a 64-bit sum (three instructions on the Cortex-M0+). */
+#include "fixed_sums.h"
 
 #endif /* BOIDSGEN_FIXED_H */

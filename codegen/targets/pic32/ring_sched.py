@@ -18,24 +18,28 @@ from __future__ import annotations
 
 import re
 
-_ACC = re.compile(r"^(q\d+)->(\w+)(\+\+|--| = fx_(add|sub)\(\1->\2, (.*)\)| ([+-])= (.*));$")
+_ACC = re.compile(r"^(q\d+)->(\w+)(\+\+|--| = fx_(add|sub)\(\1->\2, (.*)\));$")  # ++, --, a 32-bit sum
+_ACC64 = re.compile(r"^fx_acc_(add|sub)_to\(&(q\d+)->(\w+), (.*)\);$")  # a 64-bit sum (fixed_sums.h)
 _READS_ENTRY = re.compile(r"\bq\d*\b")
 
 
 def _parse(line: str):
     """(pointer, field, new value of `{v}`) of an addition to an entry field, else None."""
-    m = _ACC.match(line)
-    if not m:
-        return None
-    ptr, field, how = m.group(1), m.group(2), m.group(3)
-    if how in ("++", "--"):
-        return ptr, field, "{v} " + how[0] + " 1"
-    value = m.group(5) if m.group(4) else m.group(7)
+    m64 = _ACC64.match(line)
+    if m64:
+        op, ptr, field, value = m64.groups()
+        fn = f"fx_acc_{op}"
+    else:
+        m = _ACC.match(line)
+        if not m:
+            return None
+        ptr, field, how = m.group(1), m.group(2), m.group(3)
+        if how in ("++", "--"):
+            return ptr, field, "{v} " + how[0] + " 1"
+        fn, value = f"fx_{m.group(4)}", m.group(5)
     if _READS_ENTRY.search(value):
         return None
-    if m.group(4):
-        return ptr, field, f"fx_{m.group(4)}({{v}}, {value})"
-    return ptr, field, f"{{v}} {m.group(6)} ({value})"
+    return ptr, field, f"{fn}({{v}}, {value})"
 
 
 def pipelined(plan, body: list, ctypes: dict) -> list:

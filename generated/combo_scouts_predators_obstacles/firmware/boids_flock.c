@@ -302,8 +302,8 @@ void boids_step(flock_t *f, rng_t *r)
                     const fx uy = fx_div(dy, dist);
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, surf));
                     const fx dot = fx_add(fx_mul(vx, ux), fx_mul(vy, uy));
-                    push_x += fx_mul(ux, s);
-                    push_y += fx_mul(uy, s);
+                    fx_acc_add_to(&push_x, fx_mul(ux, s));
+                    fx_acc_add_to(&push_y, fx_mul(uy, s));
                     if (dot < 0) {
                         fx px = fx_sub(vx, fx_mul(dot, ux));
                         fx py = fx_sub(vy, fx_mul(dot, uy));
@@ -315,8 +315,8 @@ void boids_step(flock_t *f, rng_t *r)
                             px = fx_neg(uy);
                             py = ux;
                         }
-                        push_x += fx_mul(px, s);
-                        push_y += fx_mul(py, s);
+                        fx_acc_add_to(&push_x, fx_mul(px, s));
+                        fx_acc_add_to(&push_y, fx_mul(py, s));
                     }
                 }
             }
@@ -396,8 +396,8 @@ void boids_step(flock_t *f, rng_t *r)
                 const uint64_t d2 = fx_d2(dx, dy);
                 if (d2 < r2) {
                     n_predators++;
-                    sum_dx += dx;
-                    sum_dy += dy;
+                    fx_acc_add_to(&sum_dx, dx);
+                    fx_acc_add_to(&sum_dy, dy);
                 }
             }
             if (n_predators > 0) {

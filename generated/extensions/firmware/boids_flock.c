@@ -101,8 +101,8 @@ static void predators_step(flock_t *f)
             if (k_best >= 0) {
                 const boid_t *o = &f->b[k_best];
                 n_seen = 1;
-                to_x += fx_sub(o->x, x);
-                to_y += fx_sub(o->y, y);
+                fx_acc_add_to(&to_x, fx_sub(o->x, x));
+                fx_acc_add_to(&to_y, fx_sub(o->y, y));
             }
             if (n_seen > 0) {
                 vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), P->hunt_factor));
@@ -308,8 +308,8 @@ void boids_step(flock_t *f, rng_t *r)
                 const uint64_t d2 = fx_d2(dx, dy);
                 if (d2 < r2) {
                     n_predators++;
-                    sum_dx += dx;
-                    sum_dy += dy;
+                    fx_acc_add_to(&sum_dx, dx);
+                    fx_acc_add_to(&sum_dy, dy);
                 }
             }
             if (n_predators > 0) {
@@ -352,8 +352,8 @@ void boids_step(flock_t *f, rng_t *r)
             if (k_best >= 0) {
                 const mover_t *o = &f->food[k_best];
                 n_food = 1;
-                to_x += fx_sub(o->x, x);
-                to_y += fx_sub(o->y, y);
+                fx_acc_add_to(&to_x, fx_sub(o->x, x));
+                fx_acc_add_to(&to_y, fx_sub(o->y, y));
             }
             if (n_food > 0) {
                 vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), P->food_factor));

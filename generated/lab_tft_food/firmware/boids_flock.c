@@ -109,8 +109,8 @@ static void predators_step(flock_t *f)
                 const boid_t *o = &f->b[k_best];
                 const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
                 n_seen = 1;
-                tx += fx_neg(dx);
-                ty += fx_neg(dy);
+                fx_acc_add_to(&tx, fx_neg(dx));
+                fx_acc_add_to(&ty, fx_neg(dy));
             }
             if (st_rest > 0) {
                 st_rest = fx_isub(st_rest, 1);
@@ -136,8 +136,8 @@ static void predators_step(flock_t *f)
                 const uint64_t d2 = fx_d2(dx, dy);
                 if (o != p && d2 < r2) {
                     n_seen++;
-                    sx += dx;
-                    sy += dy;
+                    fx_acc_add_to(&sx, dx);
+                    fx_acc_add_to(&sy, dy);
                 }
             }
             if (n_seen > 0) {
@@ -211,8 +211,8 @@ static void food_step(flock_t *f)
                     const uint64_t d2 = fx_d2(dx, dy);
                     if (d2 < r2) {
                         n_seen++;
-                        sx += dx;
-                        sy += dy;
+                        fx_acc_add_to(&sx, dx);
+                        fx_acc_add_to(&sy, dy);
                     }
                 }
                 if (n_seen > 0) {
@@ -235,8 +235,8 @@ static void food_step(flock_t *f)
                     const uint64_t d2 = fx_d2(dx, dy);
                     if (o != p && d2 < r2) {
                         n_seen++;
-                        sx += dx;
-                        sy += dy;
+                        fx_acc_add_to(&sx, dx);
+                        fx_acc_add_to(&sy, dy);
                     }
                 }
                 if (n_seen > 0) {
@@ -391,8 +391,8 @@ void boids_step(flock_t *f, rng_t *r)
                 const uint64_t d2 = fx_d2(dx, dy);
                 if (d2 < r2) {
                     n_predators++;
-                    sum_dx += dx;
-                    sum_dy += dy;
+                    fx_acc_add_to(&sum_dx, dx);
+                    fx_acc_add_to(&sum_dy, dy);
                 }
             }
             if (n_predators > 0) {
@@ -435,8 +435,8 @@ void boids_step(flock_t *f, rng_t *r)
             if (k_best >= 0) {
                 const mover_t *o = &f->food[k_best];
                 n_food = 1;
-                to_x += fx_sub(o->x, x);
-                to_y += fx_sub(o->y, y);
+                fx_acc_add_to(&to_x, fx_sub(o->x, x));
+                fx_acc_add_to(&to_y, fx_sub(o->y, y));
             }
             if (n_food > 0) {
                 vx = fx_add(vx, fx_mul(fx_acc_fx(to_x), P->food_factor));

@@ -102,8 +102,8 @@ static void predators_step(flock_t *f)
                 const boid_t *o = &f->b[k_best];
                 const fx dx = fx_sub(x, o->x), dy = fx_sub(y, o->y);
                 n_seen = 1;
-                tx += fx_neg(dx);
-                ty += fx_neg(dy);
+                fx_acc_add_to(&tx, fx_neg(dx));
+                fx_acc_add_to(&ty, fx_neg(dy));
             }
             if (n_seen > 0) {
                 vx = fx_add(vx, fx_mul(fx_acc_fx(tx), P->stalk_pull));
@@ -169,18 +169,18 @@ void boids_step(flock_t *f, rng_t *r)
             const int32_t in_protected = fx_d2_zones_pre(dx, dy, zone_r, zone_a, zone_b, zone_pre, &in_visual);
             if (in_protected < 0) {
                 /* separation */
-                separation_close_dx += dx;
-                separation_close_dy += dy;
+                fx_acc_add_to(&separation_close_dx, dx);
+                fx_acc_add_to(&separation_close_dy, dy);
             } else if (in_visual < 0) {
                 FX_LOADED(o->vx);
                 FX_LOADED(o->vy);
                 n_visual++;
                 /* alignment */
-                alignment_sum_vx += o->vx;
-                alignment_sum_vy += o->vy;
+                fx_acc_add_to(&alignment_sum_vx, o->vx);
+                fx_acc_add_to(&alignment_sum_vy, o->vy);
                 /* cohesion */
-                cohesion_sum_x -= dx;
-                cohesion_sum_y -= dy;
+                fx_acc_sub_to(&cohesion_sum_x, dx);
+                fx_acc_sub_to(&cohesion_sum_y, dy);
             }
         }
 
@@ -195,8 +195,8 @@ void boids_step(flock_t *f, rng_t *r)
                 const uint64_t d2 = fx_d2(dx, dy);
                 if (d2 < r2) {
                     n_predators++;
-                    sum_dx += dx;
-                    sum_dy += dy;
+                    fx_acc_add_to(&sum_dx, dx);
+                    fx_acc_add_to(&sum_dy, dy);
                 }
             }
             if (n_predators > 0) {

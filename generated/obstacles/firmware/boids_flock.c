@@ -207,8 +207,8 @@ void boids_step(flock_t *f, rng_t *r)
                 /* separation_inverse */
                 {
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
-                    separation_inverse_push_x += fx_mul(fx_div(dx, dist), s);
-                    separation_inverse_push_y += fx_mul(fx_div(dy, dist), s);
+                    fx_acc_add_to(&separation_inverse_push_x, fx_mul(fx_div(dx, dist), s));
+                    fx_acc_add_to(&separation_inverse_push_y, fx_mul(fx_div(dy, dist), s));
                 }
                 {
                     /* the other's sums (each pair once) */
@@ -219,8 +219,8 @@ void boids_step(flock_t *f, rng_t *r)
                     /* separation_inverse */
                     {
                         const fx s = fx_div(FX_ONE, fx_add(FX_ONE, mdist));
-                        q0->separation_inverse_push_x += fx_mul(fx_div(mdx, mdist), s);
-                        q0->separation_inverse_push_y += fx_mul(fx_div(mdy, mdist), s);
+                        fx_acc_add_to(&q0->separation_inverse_push_x, fx_mul(fx_div(mdx, mdist), s));
+                        fx_acc_add_to(&q0->separation_inverse_push_y, fx_mul(fx_div(mdy, mdist), s));
                     }
                 }
             }
@@ -229,11 +229,11 @@ void boids_step(flock_t *f, rng_t *r)
                 FX_LOADED(o->vy);
                 n_r_neighbor_radius++;
                 /* alignment_unit */
-                alignment_unit_sum_vx += o->vx;
-                alignment_unit_sum_vy += o->vy;
+                fx_acc_add_to(&alignment_unit_sum_vx, o->vx);
+                fx_acc_add_to(&alignment_unit_sum_vy, o->vy);
                 /* cohesion_radius */
-                cohesion_radius_sum_x -= dx;
-                cohesion_radius_sum_y -= dy;
+                fx_acc_sub_to(&cohesion_radius_sum_x, dx);
+                fx_acc_sub_to(&cohesion_radius_sum_y, dy);
                 {
                     /* the other's sums (each pair once) */
                     char *const q = BOIDS_PAIR_ENTRY(o);
@@ -249,15 +249,15 @@ void boids_step(flock_t *f, rng_t *r)
                     const fx_acc was_alignment_unit_sum_vy = q1->alignment_unit_sum_vy;
                     FX_LOADED(was_alignment_unit_sum_vy);
                     /* alignment_unit */
-                    q1->alignment_unit_sum_vx = was_alignment_unit_sum_vx + (vx);
+                    q1->alignment_unit_sum_vx = fx_acc_add(was_alignment_unit_sum_vx, vx);
                     const fx_acc was_cohesion_radius_sum_x = q2->cohesion_radius_sum_x;
                     FX_LOADED(was_cohesion_radius_sum_x);
-                    q1->alignment_unit_sum_vy = was_alignment_unit_sum_vy + (vy);
+                    q1->alignment_unit_sum_vy = fx_acc_add(was_alignment_unit_sum_vy, vy);
                     const fx_acc was_cohesion_radius_sum_y = q2->cohesion_radius_sum_y;
                     FX_LOADED(was_cohesion_radius_sum_y);
                     /* cohesion_radius */
-                    q2->cohesion_radius_sum_x = was_cohesion_radius_sum_x - (mdx);
-                    q2->cohesion_radius_sum_y = was_cohesion_radius_sum_y - (mdy);
+                    q2->cohesion_radius_sum_x = fx_acc_sub(was_cohesion_radius_sum_x, mdx);
+                    q2->cohesion_radius_sum_y = fx_acc_sub(was_cohesion_radius_sum_y, mdy);
                 }
             }
         }
@@ -298,8 +298,8 @@ void boids_step(flock_t *f, rng_t *r)
                     const fx uy = fx_div(dy, dist);
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, surf));
                     const fx dot = fx_add(fx_mul(vx, ux), fx_mul(vy, uy));
-                    push_x += fx_mul(ux, s);
-                    push_y += fx_mul(uy, s);
+                    fx_acc_add_to(&push_x, fx_mul(ux, s));
+                    fx_acc_add_to(&push_y, fx_mul(uy, s));
                     if (dot < 0) {
                         fx px = fx_sub(vx, fx_mul(dot, ux));
                         fx py = fx_sub(vy, fx_mul(dot, uy));
@@ -311,8 +311,8 @@ void boids_step(flock_t *f, rng_t *r)
                             px = fx_neg(uy);
                             py = ux;
                         }
-                        push_x += fx_mul(px, s);
-                        push_y += fx_mul(py, s);
+                        fx_acc_add_to(&push_x, fx_mul(px, s));
+                        fx_acc_add_to(&push_y, fx_mul(py, s));
                     }
                 }
             }
@@ -332,8 +332,8 @@ void boids_step(flock_t *f, rng_t *r)
                 if (d2 != 0 && d2 < r2) {
                     const fx dist = fx_hypot(dx, dy);
                     const fx s = fx_div(FX_ONE, fx_add(FX_ONE, dist));
-                    flee_x += fx_mul(fx_div(dx, dist), s);
-                    flee_y += fx_mul(fx_div(dy, dist), s);
+                    fx_acc_add_to(&flee_x, fx_mul(fx_div(dx, dist), s));
+                    fx_acc_add_to(&flee_y, fx_mul(fx_div(dy, dist), s));
                 }
             }
             vx = fx_add(vx, fx_mul(fx_acc_fx(flee_x), P->flee_weight));
