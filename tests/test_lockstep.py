@@ -286,7 +286,8 @@ def assert_running_with_watch_off(path: str) -> None:
 def watch_proc(port: str, *args: str, spec: str = DEFAULT_SPEC) -> subprocess.Popen:
     """`boidsgen watch` started, once its status says it is in step (stdout line by line, unbuffered)."""
     proc = subprocess.Popen([sys.executable, "-u", "-m", "codegen.commands.cli", "watch", port, "--spec", spec, *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"})  # SIGABRT: every thread's stack
     deadline = Deadline(WATCH_LIMIT, "'in step' status line from watch")
     seen: list[str] = []
     while not (seen and re.match(r"in step: [1-9]", seen[-1])):
@@ -302,9 +303,14 @@ def ended(proc: subprocess.Popen, seconds: float) -> tuple[int, str, str]:
     try:
         out, err = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate(timeout=5)
-        raise AssertionError(f"watch still running {seconds} s after it should have ended") from None
+        proc.send_signal(signal.SIGABRT)  # faulthandler (watch_proc) prints where each thread waits
+        try:
+            _, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate(timeout=5)
+        raise AssertionError(f"watch still running {seconds} s after it should have ended; its threads:\n"
+                             f"{err[-3000:]}") from None
     return proc.returncode, out, err
 
 

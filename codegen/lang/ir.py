@@ -116,7 +116,8 @@ class Assign:
 @dataclass(frozen=True)
 class Accumulate:
     """sum += value (op 'acc_add') or sum -= value ('acc_sub'): a 32-bit value
-    added to a 64-bit sum exactly (C: fx_acc_add / fx_acc_sub, fixed_sums.h). Only inside each.
+    added to a 64-bit sum exactly (C: fx_acc_add_to / fx_acc_sub_to,
+    fixed_sums.h). Only inside each.
     'acc32_add' / 'acc32_sub': the same into a sum narrowed to 32 bits
     (codegen/passes/widths.py; C: fx_add/fx_sub into an fx_acc32, wrapping;
     Python: the exact int64 sum, wrapped where it is read)."""
