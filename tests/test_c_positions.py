@@ -9,7 +9,7 @@ from codegen.passes.c_positions import candidates, positions
 from codegen.passes.widths import lowered
 from codegen.output.pipeline import load
 
-from .conftest import ROOT
+from .conftest import ROOT, with_capacity
 
 BOIDS = (ROOT / "spec" / "boids.yaml").read_text(encoding="utf-8")
 # cohesion's sum over only the neighbours moving right: its count counts more than its terms
@@ -43,7 +43,7 @@ def _rule(m, name):
 
 def test_cohesion_sums_positions_where_32_bit():
     m = lowered(load(ROOT / "spec" / "boids.yaml"))
-    assert candidates(_rule(m, "cohesion")) == {"sum_x": ("x", "count"), "sum_y": ("y", "count")}
+    assert candidates(_rule(m, "cohesion")) == {"sum_x": ("x", "count", 32), "sum_y": ("y", "count", 32)}
     assert candidates(_rule(m, "alignment")) == {}  # velocities: no offsets
     c = positions(m)
     coh = _rule(c, "cohesion")
@@ -55,12 +55,30 @@ def test_cohesion_sums_positions_where_32_bit():
     assert candidates(_rule(wide, "cohesion")) == {} and positions(wide) is wide
 
 
+def test_a_64_bit_offset_sum_sums_positions_in_the_grid_alone(tmp_path):
+    """Synchronous with the grid, cohesion's 64-bit offset sums are summed as positions and read as the
+    plain mean (the grid's |x|, |y| < 2^30 raw: no dx wraps); sequential, or synchronous without the grid,
+    they keep their offsets."""
+    base = BOIDS.replace("update_order: sequential", "update_order: synchronous", 1)
+    base = with_capacity(base, 500)
+    plain = lowered(load(_spec(tmp_path / "plain", base)))
+    coh = _rule(plain, "cohesion")
+    assert {s.name: s.bits for s in coh.sums} == {"sum_x": 64, "sum_y": 64}
+    assert candidates(coh, wide=True) == {"sum_x": ("x", "count", 64), "sum_y": ("y", "count", 64)}
+    assert candidates(coh) == {} and positions(plain) is plain  # no grid: offsets
+    grid = lowered(load(_spec(tmp_path / "grid", base + "\nperformance:\n  grid: true\n")))
+    coh = _rule(positions(grid), "cohesion")
+    assert [(st.op, st.value.kind, st.value.name) for st in coh.each] == [
+        ("acc_add", "other", "x"), ("acc_add", "other", "y")]
+    assert "sum_mean_about" not in repr(coh.apply) and repr(coh.apply).count("'sum_mean'") == 2
+
+
 def test_a_sum_under_an_if_keeps_its_offsets(tmp_path):
     text = BOIDS.replace("{rule: cohesion,", "{rule: leaning,", 1) + LEANING
     m = lowered(load(_spec(tmp_path, text)))
     lean = _rule(m, "leaning")
     assert {s.name: s.bits for s in lean.sums} == {"sum_x": 32, "sum_y": 32}
-    assert candidates(lean) == {"sum_y": ("y", "count")}  # sum_x has fewer terms than the count
+    assert candidates(lean) == {"sum_y": ("y", "count", 32)}  # sum_x has fewer terms than the count
 
 
 def test_the_mixed_rule_matches_the_simulator(tmp_path):

@@ -49,7 +49,7 @@ def test_only_a_synchronous_grid_rp2040_spec_is_split(scouts_split):
     # the full loop at a band's edge
     once, wide = two.split("boids_step_wide_at(flock_t *f, rng_t *r, int32_t part)\n{")[:2]
     assert "split_at = band_start[rows] / 2;" in once and "if (o < cross) o = cross < o_end ? cross : o_end;" in once
-    assert "split_band = split_band_of(rows, 0);" in wide and "split_at = band_start[rows] / 2;" not in wide
+    assert "split_band = split_band_of(rows);" in wide and "split_at = band_start[rows] / 2;" not in wide
     for name in ("scouts_vga", "obstacles"):  # sequential on the RP2040; synchronous on the PIC32 alone
         assert "split.h" not in render(load(ROOT / "spec" / f"{name}.yaml"))["firmware/boids_flock.c"]
 

@@ -32,7 +32,7 @@ def test_the_visual_group_sums_its_window(tmp_path):
     assert guard is not None and fast.once and g is not None and g.count == "n_visual"
     m = fast.m
     assert fast.plan.window.key == g.key  # the pass's choice, printed
-    assert [(m.rules[p].name, s, f, sign) for p, s, f, sign in fast.plan.window.terms] == [
+    assert [(m.rules[p].name, s, f, sign) for p, s, f, sign, _ in fast.plan.window.terms] == [
         ("alignment", "sum_vx", "vx", 1), ("alignment", "sum_vy", "vy", 1),
         ("cohesion", "sum_x", "x", 1), ("cohesion", "sum_y", "y", 1)]
     # separation adds dx (the pair's, not a field of the other): not a window sum
@@ -136,4 +136,41 @@ def test_a_broken_correction_fails_parity(tmp_path, mutation):
     require_tool("make")
     spec = _with(tmp_path, "w", visual_range=20, protected_range=8)
     good, bad = parity_of_mutant(spec, tmp_path / "mutant", *mutation)
+    assert good is None and bad is not None
+
+
+def _scouts_1000(folder: Path) -> Path:
+    """scouts_vga at capacity 1000, synchronous with the grid (the budget's grid variant; protected_range's
+    maximum narrowed to what separation's 32-bit sums allow at that capacity): cohesion's sums stay 64-bit
+    in every copy, the guarded one too."""
+    from .test_rp2040_split import split_spec
+
+    spec = split_spec(folder, "scouts_vga", capacity=1000)
+    text = spec.read_text()
+    assert "max: 100, unit: px, id: 2}" in text
+    spec.write_text(text.replace("max: 100, unit: px, id: 2}", "max: 21, unit: px, id: 2}"))
+    return spec
+
+
+def test_a_64_bit_sum_takes_its_terms_from_a_64_bit_window(tmp_path, capsys):
+    """Cohesion's 64-bit sums, summed as positions in the grid (c_positions.py), come from the window's
+    64-bit running sums; alignment's stay 32-bit. Bit-exact with the simulator on one thread and on two
+    (the split), and a window whose 64-bit sum keeps a boid that left it fails parity."""
+    from codegen.commands.cli import main
+
+    require_tool("gcc")
+    spec = _scouts_1000(tmp_path)
+    fast = flock_c_copies(checked_model(spec))[2]
+    m = fast.m
+    assert [(m.rules[p].name, s, bits) for p, s, _, _, bits in fast.plan.window.terms] == [
+        ("alignment", "sum_vx", 32), ("alignment", "sum_vy", 32), ("cohesion", "sum_x", 64), ("cohesion", "sum_y", 64)]
+    text = "\n".join(fast.window_struct + fast.window_walk + fast.window_corrections)
+    assert "    fx vx, vy;\n    fx_acc x, y;" in text and "fx_acc_add_to(&win_x, o_end->x);" in text
+    assert "cohesion_sum_x += win_x - x;" in text and "fx_acc_sub_to(&cohesion_sum_x, o->x);" in text
+    for target, seed in (("host", "1"), ("host-threads", "2")):
+        rc = main(["parity", str(spec), "--target", target, "--frames", "150", "--seed", seed])
+        out = capsys.readouterr().out
+        assert rc == 0 and "150 frames x 1000 boids bit-exact" in out, out
+    good, bad = parity_of_mutant(spec, tmp_path / "mutant", "fx_acc_sub_to(&win_x, lo->x);", "",
+                                 frames=30, seed=1, n=1000)
     assert good is None and bad is not None

@@ -54,7 +54,7 @@ def test_where_the_pairs_apart_skip_the_protected_test(tmp_path):
     # the window's: d2's high word against visual^2's (fixed_zones.h), the whole test where they are equal
     assert f"const uint32_t {fast.visual_hi} = fx_sq_hi(P->visual_range);" in fast.step_consts
     assert (f"(int32_t)(fx_d2_hi(dx, dy) - {fast.visual_hi});" in window
-            and f"if (FX_D2_BELOW_HI({fast.zone_hilo.outer}, dx, dy, {fast.zone_hilo.v})) {{" in window)
+            and f"if (FX_D2_BELOW_HI({fast.zone_hilo.outer}, dx, dy, {fast.zone_hilo.v}, {fast.zone_hilo.pre})) {{" in window)
     # the full loop and brute force visit both sides' windows: no split there
     assert wide.apart is None
     assert flock_c_copies(checked_model(grid_spec(tmp_path / "b", 500, False)))[2].apart is None
@@ -78,7 +78,7 @@ def test_the_split_in_the_c(tmp_path):
     assert "for (; o != o_end && fx_sub(o->x, x) < zone_r; o++) {" in fast
     assert "ynear = fx_add(y, zone_r);" in fast and "if (o->y >= ynear) {" in fast
     assert fast.count("fx_d2_within_pre(dx, dy, seed_box, zone_pre)") == 1  # the band below's
-    assert fast.count("FX_D2_BELOW_HI(in_visual, dx, dy, seed_box)") == 1  # the own band's rest
+    assert fast.count("FX_D2_BELOW_HI(in_visual, dx, dy, seed_box, zone_pre)") == 1  # the own band's rest
     wide = c[c.index("boids_step_wide(flock_t"):]
     assert "fx_d2_within" not in wide.split("void boids_step(")[0]
 

@@ -28,10 +28,15 @@ A pair of the band below (or above) keeps the ring's path: about half its
 candidates are out of range there, and a correction costs what a term
 costs.
 
+A 64-bit sum (cohesion's, summed as positions by c_positions.py in a
+grid step, at capacities where it may leave 32 bits) takes its terms from a
+64-bit running sum of the window: exact integers, so the window's sum less
+the pairs out of the zone is the pairs' sum whatever the order. The window
+holds one running sum a field, 64-bit where any of the field's terms is.
+
 The group's test must end the pair loop's body (the seed's zone chain with
 no radius zone after it, or the last radius zone): its branch ends the
-visit with `continue`. Not for 64-bit sums (the window's running sums
-would be 64-bit too) or an `each` that does anything else.
+visit with `continue`. Not for an `each` that does anything else.
 
 This module decides (the group and its terms, recorded on Lowered as a
 WindowPlan); codegen/targets/c/window.py prints the walk, the corrections
@@ -45,27 +50,32 @@ from codegen.passes.pipeline import Pass
 from codegen.lang.ir import Accumulate, Ref, Type
 from codegen.lang.zone_groups import zone_form
 
-_ADDS = ("acc32_add", "acc32_sub")  # a 32-bit sum's term, added or taken away
+# a term added to or taken from a sum: (sign, the sum's bits)
+_ADDS = {"acc32_add": (1, 32), "acc32_sub": (-1, 32), "acc_add": (1, 64), "acc_sub": (-1, 64)}
 
 
 @dataclass(frozen=True)
 class WindowPlan:
     """The group whose own-band sums come from the window: its key (the
     zone group's, codegen/lang/zone_groups.py) and its terms, each (rule
-    position, sum, the other's field, sign)."""
+    position, sum, the other's field, sign, the sum's bits)."""
     key: tuple
     terms: tuple
 
     @property
     def fields(self) -> list:
         """The other's fields the group's sums read, once each."""
-        return list(dict.fromkeys(f for _, _, f, _ in self.terms))
+        return list(dict.fromkeys(t[2] for t in self.terms))
+
+    def bits(self, field: str) -> int:
+        """The width of the window's running sum of `field`: 64 if any of its terms' sums is."""
+        return max(t[4] for t in self.terms if t[2] == field)
 
 
 def terms(m, g) -> tuple | None:
-    """(rule position, sum, field, sign) of each statement of the group's
-    `each`, if every one adds or subtracts a fixed-point field of the other
-    boid to a 32-bit sum (None: the group does not qualify)."""
+    """(rule position, sum, field, sign, bits) of each statement of the
+    group's `each`, if every one adds or subtracts a fixed-point field of
+    the other boid to a sum (None: the group does not qualify)."""
     out = []
     for p in g.rules:
         for st in m.rules[p].ir.each:
@@ -73,7 +83,7 @@ def terms(m, g) -> tuple | None:
             if not (isinstance(st, Accumulate) and st.op in _ADDS and isinstance(v, Ref) and v.kind == "other"
                     and v.type == Type.FIXED):
                 return None
-            out.append((p, st.sum, v.name, 1 if st.op == "acc32_add" else -1))
+            out.append((p, st.sum, v.name) + _ADDS[st.op])
     return tuple(out)
 
 
@@ -101,9 +111,9 @@ class WindowSums(Pass):
     window out of the zone (the pass picks the group: `group`).
 
     Assumes: pairs_once and the grid; a group whose every `each` statement
-    adds a fixed-point field of the other boid to a 32-bit sum. Preserves:
-    every bit: 32-bit wrapping sums, terms added and taken back cancel
-    modulo 2^32 in any order."""
+    adds a fixed-point field of the other boid to a sum. Preserves: every
+    bit: 32-bit wrapping sums, terms added and taken back cancel modulo 2^32
+    in any order; a 64-bit sum's window is 64-bit, exact integers."""
     name = "window_sums"
     stage = "c"
 

@@ -50,11 +50,14 @@ static inline int32_t fx_d2_within(fx dx, fx dy, fx r)
  * e = fx_d2_hi(dx, dy) - fx_sq_hi(r) is negative only when d2 < r^2 and
  * positive only when not; equal high words (d2 within 2^32 of r^2: at a
  * 40 px range about one pair in 3,200) take the whole test, so
- * FX_D2_BELOW_HI(e, dx, dy, r) is d2 < r^2 exactly, on fx_d2_within's terms
+ * FX_D2_BELOW_HI(e, dx, dy, r, pre) is d2 < r^2 exactly, on fx_d2_within's terms
  * (d2 < 2^63: not dx = dy = -2^31; then e cannot wrap, as the high words
  * are below 2^31 and 2^30). Where most pairs pass (the own band's window,
  * pairs apart from the protected zone) a compare takes the place of
- * fx_d2_within's `msub`, and the pass falls through (FX_LIKELY). */
+ * fx_d2_within's `msub`, and the pass falls through (FX_LIKELY). On the
+ * Cortex-M0+ the high word is two 64-bit squares: there FX_D2_BELOW_HI is
+ * the prefilter's test (pre: fx_d2_pre's words, below), and e, unread, is
+ * not computed. */
 static inline uint32_t fx_d2_hi(fx dx, fx dy)
 {
 #ifdef FX_MIPS_MADD
@@ -66,7 +69,6 @@ static inline uint32_t fx_d2_hi(fx dx, fx dy)
 #endif
 }
 static inline uint32_t fx_sq_hi(fx r) { return (uint32_t)(fx_sq64(r) >> 32); }
-#define FX_D2_BELOW_HI(e, dx, dy, r) (FX_LIKELY((e) < 0) || ((e) == 0 && fx_d2_within((dx), (dy), (r)) < 0))
 
 /* The zone tests with the Cortex-M0+'s prefilter (FX_M0_D2_PREFILTER: with
  * FX_M0_PARTS, unless -DFX_NO_D2_PREFILTER=1). There the exact compare
@@ -138,6 +140,7 @@ static inline int32_t fx_d2_within_pre(fx dx, fx dy, fx v, fx_d2_pre_t p)
     }
     return fx_d2_within(dx, dy, v);
 }
+#define FX_D2_BELOW_HI(e, dx, dy, r, pre) ((void)(e), FX_LIKELY(fx_d2_within_pre((dx), (dy), (r), (pre)) < 0))
 #else
 typedef struct {
     char none; /* no prefilter on this target */
@@ -159,6 +162,7 @@ static inline int32_t fx_d2_within_pre(fx dx, fx dy, fx v, fx_d2_pre_t p)
     (void)p;
     return fx_d2_within(dx, dy, v);
 }
+#define FX_D2_BELOW_HI(e, dx, dy, r, pre) (FX_LIKELY((e) < 0) || ((e) == 0 && fx_d2_within((dx), (dy), (r)) < 0))
 #endif
 
 #endif /* BOIDSGEN_FIXED_ZONES_H */

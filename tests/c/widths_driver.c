@@ -33,7 +33,7 @@ int main(void)
         else if (!strcmp(op, "d2hi")) printf("%" PRIu32 "\n", fx_d2_hi(x, y));
         else if (!strcmp(op, "below_hi")) {
             const int32_t e = (int32_t)(fx_d2_hi(x, y) - fx_sq_hi(z));
-            printf("%d\n", FX_D2_BELOW_HI(e, x, y, z) ? 1 + (e == 0) : 0); /* 2: in, by the whole test */
+            printf("%d\n", FX_D2_BELOW_HI(e, x, y, z, fx_d2_pre(0, z)) ? 1 + (e == 0) : 0); /* 2: in, by the whole test */
         }
         else if (!strcmp(op, "acc32_sum")) printf("%" PRId32 "\n", fx_add(fx_add(x, y), z));
         else if (!strcmp(op, "div")) printf("%" PRId32 "\n", fx_div(x, y));

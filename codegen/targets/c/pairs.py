@@ -174,7 +174,7 @@ def pair_lines(plan, window=None, apart=False, mirrored: bool = True) -> list:
         gs = by_test.get(("seed", z))
         if gs:
             test = f"{hilo.inner if z == 'protected' else hilo.outer} < 0" if hilo else f"d2 < {z}2"
-            test = (f"FX_D2_BELOW_HI({hilo.outer}, dx, dy, {hilo.v})" if by_high  # likely, and exact
+            test = (f"FX_D2_BELOW_HI({hilo.outer}, dx, dy, {hilo.v}, {hilo.pre})" if by_high  # likely, and exact
                     else _likely(plan, test, window in gs or apart))
             chain.append((test, branch(plan, gs, window, mirrored)))
     for k, (test, body) in enumerate(chain):

@@ -10,13 +10,21 @@ from dataclasses import replace
 from codegen.targets.c.mirror import mirror
 from codegen.targets.c.pairs import each
 
-_FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add"}  # an added term taken back, and back
+_FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add",  # an added term taken back, and back
+         "acc_add": "acc_sub", "acc_sub": "acc_add"}
+
+
+def _type(window, f: str) -> str:
+    return "fx_acc" if window.bits(f) == 64 else "fx"
 
 
 def struct(window) -> list:
     """The window's running sums (flock_grid.j2), kept in memory between
-    boids like band_win."""
-    return ["static volatile struct {", f"    fx {', '.join(window.fields)};", "} band_sums;"]
+    boids like band_win; a field's is 64-bit where a 64-bit sum reads it."""
+    out = ["static volatile struct {"]
+    for t in dict.fromkeys(_type(window, f) for f in window.fields):
+        out.append(f"    {t} {', '.join(f for f in window.fields if _type(window, f) == t)};")
+    return out + ["} band_sums;"]
 
 
 def reset(window) -> list:
@@ -33,24 +41,30 @@ def walk(fc, window) -> list:
     win = {f: fc.alloc_name(f"win_{f}") for f in fs}
 
     def step(sign: str, at: str) -> list:
-        return [f"    {win[f]} = fx_{sign}({win[f]}, {at}->{f});" for f in fs]
+        return [f"    fx_acc_{sign}_to(&{win[f]}, {at}->{f});" if window.bits(f) == 64 else
+                f"    {win[f]} = fx_{sign}({win[f]}, {at}->{f});" for f in fs]
 
     # the boid enters its window first (a band's first boid; any, were box <= 0), so
     # the window holds it and lo stops there
     out = ["const boid_t *const w_end = band_win.end[1];",
-           "const boid_t *o_end = band_win.hi[1], *lo = band_win.lo[1];",
-           "fx " + ", ".join(f"{win[f]} = band_sums.{f}" for f in fs) + ";",
-           "if (o_end == me) {"]
+           "const boid_t *o_end = band_win.hi[1], *lo = band_win.lo[1];"]
+    out += [f"{t} " + ", ".join(f"{win[f]} = band_sums.{f}" for f in fs if _type(window, f) == t) + ";"
+            for t in dict.fromkeys(_type(window, f) for f in fs)]
+    out += ["if (o_end == me) {"]
     out += step("add", "o_end") + ["    o_end++;", "}", "for (; o_end != w_end && fx_sub(o_end->x, x) < box; o_end++) {"]
     out += step("add", "o_end") + ["}", "for (; lo != me && fx_sub(x, lo->x) >= box; lo++) {"]
     out += step("sub", "lo") + ["}", "band_win.hi[1] = o_end;", "band_win.lo[1] = lo;"]
     out += [f"band_sums.{f} = {win[f]};" for f in fs]
     if g.count:
         out.append(f"{g.count} += (int32_t)(o_end - lo) - 1; /* the window less the boid */")
-    for pos, s, f, sign in window.terms:
+    for pos, s, f, sign, bits in window.terms:
         c = fc.rules[pos].sums[s]
         own = f if fc.start_locals and f in ("x", "y", "vx", "vy") else f"me->{f}"  # as the mirror reads it
-        out.append(f"{c} = fx_{'add' if sign > 0 else 'sub'}({c}, fx_sub({win[f]}, {own}));")
+        if bits == 64:  # the window's 64-bit sum less the boid's own term, exact
+            out.append(f"{c} {'+' if sign > 0 else '-'}= {win[f]} - {own};")
+        else:  # a 64-bit window's low word is the 32-bit sum's (modulo 2^32)
+            w = f"fx_wrap64({win[f]})" if window.bits(f) == 64 else win[f]
+            out.append(f"{c} = fx_{'add' if sign > 0 else 'sub'}({c}, fx_sub({w}, {own}));")
     return out
 
 

@@ -36,7 +36,7 @@ def report(fast, guard=None) -> list:
         out.append("  the own band pair by pair: no zone group's each only adds the other boid's fields to "
                    "32-bit sums (codegen/passes/window_sums.py)")
         return out
-    sums = [f"{fast.rules[p].name}.{s}" for p, s, _, _ in fast.plan.window.terms]
+    sums = [f"{fast.rules[p].name}.{s}" for p, s, *_ in fast.plan.window.terms]
     sums += [f"its count {g.count}"] if g.count else []
     out.append(f"  the own band by its window's sums: the {g.name} zone's {', '.join(sums)}; a pair of the "
                f"band touches them only when out of the zone, to take its terms back (codegen/passes/window_sums.py)")
