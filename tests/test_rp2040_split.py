@@ -33,6 +33,17 @@ def split_spec(folder, name: str, capacity: int | None = None):
     return path
 
 
+def scouts_1000(folder):
+    """scouts_vga at capacity 1000, synchronous with the grid (the budget's grid variant; protected_range's
+    maximum narrowed to what separation's 32-bit sums allow at that capacity): cohesion's sums stay 64-bit
+    in every copy, the guarded one too, and the own band takes them from a 64-bit window (window_sums.py)."""
+    spec = split_spec(folder, "scouts_vga", capacity=1000)
+    text = spec.read_text()
+    assert "max: 100, unit: px, id: 2}" in text
+    spec.write_text(text.replace("max: 100, unit: px, id: 2}", "max: 21, unit: px, id: 2}"))
+    return spec
+
+
 @pytest.fixture(scope="module")
 def scouts_split(tmp_path_factory):
     return split_spec(tmp_path_factory.mktemp("split"), "scouts_vga", capacity=300)
@@ -100,6 +111,14 @@ def test_the_emulators_single_core_image_of_the_split_is_bit_exact(rp2040_tools,
     rc = main(["parity", str(scouts_split), "--target", "rp2040", "--frames", "40", "--boids", "250"])
     out = capsys.readouterr().out
     assert rc == 0 and "40 frames x 250 boids bit-exact" in out and "in rp2040js" in out, out
+
+
+def test_the_64_bit_window_is_bit_exact_in_rp2040js(rp2040_tools, tmp_path, capsys):  # noqa: F811
+    """1,000 boids: the window's 64-bit sums in fixed_sums.h's Cortex-M0+ instructions, in rp2040js."""
+    spec = scouts_1000(tmp_path)
+    rc = main(["parity", str(spec), "--target", "rp2040", "--frames", "30", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "30 frames x 1000 boids bit-exact" in out and "in rp2040js" in out, out
 
 
 def test_the_board_image_runs_part_one_on_core_1(rp2040_tools, scouts_split):  # noqa: F811

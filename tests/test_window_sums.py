@@ -139,27 +139,16 @@ def test_a_broken_correction_fails_parity(tmp_path, mutation):
     assert good is None and bad is not None
 
 
-def _scouts_1000(folder: Path) -> Path:
-    """scouts_vga at capacity 1000, synchronous with the grid (the budget's grid variant; protected_range's
-    maximum narrowed to what separation's 32-bit sums allow at that capacity): cohesion's sums stay 64-bit
-    in every copy, the guarded one too."""
-    from .test_rp2040_split import split_spec
-
-    spec = split_spec(folder, "scouts_vga", capacity=1000)
-    text = spec.read_text()
-    assert "max: 100, unit: px, id: 2}" in text
-    spec.write_text(text.replace("max: 100, unit: px, id: 2}", "max: 21, unit: px, id: 2}"))
-    return spec
-
-
 def test_a_64_bit_sum_takes_its_terms_from_a_64_bit_window(tmp_path, capsys):
     """Cohesion's 64-bit sums, summed as positions in the grid (c_positions.py), come from the window's
     64-bit running sums; alignment's stay 32-bit. Bit-exact with the simulator on one thread and on two
     (the split), and a window whose 64-bit sum keeps a boid that left it fails parity."""
     from codegen.commands.cli import main
 
+    from .test_rp2040_split import scouts_1000
+
     require_tool("gcc")
-    spec = _scouts_1000(tmp_path)
+    spec = scouts_1000(tmp_path)
     fast = flock_c_copies(checked_model(spec))[2]
     m = fast.m
     assert [(m.rules[p].name, s, bits) for p, s, _, _, bits in fast.plan.window.terms] == [
