@@ -69,7 +69,7 @@ def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, n
     code = (tmp_path / "gen" / "firmware" / "boids_flock.c").read_text()
     split = "boids_split_run" in code  # an RP2040 spec's two-part update (split.py)
     assert "boids_step_flagged" in code and split == (name in ("scouts_vga", "predator_vga"))
-    assert split == ("boids_split_run(boids_step_flagged_part, f);" in code)
+    assert split == ("boids_split_run(boids_step_flagged_part, f, split_took);" in code)
     make(tmp_path / "gen" / "firmware", "host", tmp_path / "build")
     model = load_model(tmp_path / "gen" / "python" / "boids_model.py", expect_hash=m.hash)
     c = firmware_trace(tmp_path / "build" / "boids_host", 30, 5, 150, ())

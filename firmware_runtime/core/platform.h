@@ -30,6 +30,12 @@ uint32_t plat_millis(void);
 /* Microseconds since start, modulo 2^32 (wraps after 71 minutes: take
  * differences); what the animation times a frame with. */
 uint32_t plat_micros(void);
+/* Microseconds of work, modulo 2^32, for balancing the split update
+ * (split.h): a real clock even where plat_micros is virtual (the host's and
+ * the RP2040 headless image's runs; rp2040js advances the RP2040's timer by
+ * the cycles it runs). 0 forever where there is none: the split then stays
+ * at half the boids. */
+uint32_t plat_work_us(void);
 /* Next received serial byte, or -1 when none is waiting (never blocks). */
 int plat_serial_getc(void);
 void plat_serial_write(const char *s, size_t n);

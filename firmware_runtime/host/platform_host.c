@@ -33,15 +33,16 @@ void plat_init(void)
 void host_use_virtual_time(void) { virtual_time = 1; }
 void host_advance_ms(uint32_t ms) { virtual_ns += (uint64_t)ms * 1000000u; }
 
-static uint64_t now_ns(void)
+static uint64_t real_ns(void)
 {
     struct timespec now;
-    if (virtual_time) return virtual_ns;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)(now.tv_sec - t_start.tv_sec) * 1000000000u + (uint64_t)now.tv_nsec - (uint64_t)t_start.tv_nsec;
 }
+static uint64_t now_ns(void) { return virtual_time ? virtual_ns : real_ns(); }
 uint32_t plat_millis(void) { return (uint32_t)(now_ns() / 1000000u); }
 uint32_t plat_micros(void) { return (uint32_t)(now_ns() / 1000u); }
+uint32_t plat_work_us(void) { return (uint32_t)(real_ns() / 1000u); }
 
 static uint64_t (*frame_cost)(int32_t boids);
 

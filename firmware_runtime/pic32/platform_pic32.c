@@ -59,6 +59,7 @@ uint32_t plat_micros(void)
     if (pending && t < BOARD_PBCLK_HZ / 2000u) m++;
     return m * 1000u + t / (BOARD_PBCLK_HZ / 1000000u);
 }
+uint32_t plat_work_us(void) { return plat_micros(); }
 
 static void timer_init(void)
 {

@@ -28,6 +28,7 @@ void rp2040_advance_ms(uint32_t ms) { (void)ms; }
 uint32_t plat_micros(void) { return time_us_32(); }
 uint32_t plat_millis(void) { return (uint32_t)(time_us_64() / 1000u); }
 #endif
+uint32_t plat_work_us(void) { return time_us_32(); }
 
 static void uart0_rx_irq(void)
 {

@@ -28,13 +28,14 @@
 
 static volatile boids_split_fn core1_part;
 static void *volatile core1_ctx;
+static volatile uint32_t *volatile core1_took;
 static int core1_up; /* core 1 launched and answering */
 
 static void core1_main(void)
 {
     for (;;) {
         (void)multicore_fifo_pop_blocking(); /* a part is ready */
-        core1_part(core1_ctx, 1);
+        boids_split_timed(core1_part, core1_ctx, 1, core1_took);
         multicore_fifo_push_blocking(1u); /* done */
     }
 }
@@ -64,27 +65,28 @@ void rp2040_split_start(void)
     core1_up = 1;
 }
 
-void rp2040_split_run(boids_split_fn part, void *ctx)
+void rp2040_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
 {
     uint32_t done;
     if (!core1_up) {
-        part(ctx, 0);
-        part(ctx, 1);
+        boids_split_timed(part, ctx, 0, took);
+        boids_split_timed(part, ctx, 1, took);
         return;
     }
     core1_part = part;
     core1_ctx = ctx;
+    core1_took = took;
     __dmb(); /* the part and everything the frame wrote before it, seen by core 1 first */
     if (!multicore_fifo_push_timeout_us(0u, PART_US)) {
         core1_up = 0;
-        part(ctx, 0);
-        part(ctx, 1);
+        boids_split_timed(part, ctx, 0, took);
+        boids_split_timed(part, ctx, 1, took);
         return;
     }
-    part(ctx, 0);
+    boids_split_timed(part, ctx, 0, took);
     if (!multicore_fifo_pop_timeout_us(PART_US, &done)) {
         core1_up = 0; /* core 1 is lost: its part again, here */
-        part(ctx, 1);
+        boids_split_timed(part, ctx, 1, took);
     }
     __dmb();
 }

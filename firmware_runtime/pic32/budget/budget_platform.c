@@ -19,6 +19,7 @@ static char head[3];
 void plat_init(void) { tft_init(); }
 uint32_t plat_millis(void) { return 0; }
 uint32_t plat_micros(void) { return 0; }
+uint32_t plat_work_us(void) { return 0; }
 int plat_serial_getc(void) { return -1; }
 void plat_frame_done(uint32_t frame) { (void)frame; }
 void plat_frame_cost(int32_t boids) { (void)boids; }
