@@ -34,6 +34,12 @@ static inline void boids_split_timed(boids_split_fn part, void *ctx, int32_t k, 
     part(ctx, k);
     took[k] = plat_work_us() - t0;
 }
+/* both parts on the calling core, one after the other */
+static inline void boids_split_here(boids_split_fn part, void *ctx, volatile uint32_t *took)
+{
+    boids_split_timed(part, ctx, 0, took);
+    boids_split_timed(part, ctx, 1, took);
+}
 
 #if defined(BOIDS_SPLIT_CORE1) && BOIDS_SPLIT_CORE1
 /* firmware_runtime/rp2040/split_rp2040.c */
@@ -67,8 +73,7 @@ static inline void boids_split_run(boids_split_fn part, void *ctx, volatile uint
     job.ctx = ctx;
     job.took = took;
     if (pthread_create(&t, NULL, boids_split_thread, &job) != 0) { /* no thread: both here, still exact */
-        boids_split_timed(part, ctx, 0, took);
-        boids_split_timed(part, ctx, 1, took);
+        boids_split_here(part, ctx, took);
         return;
     }
     boids_split_timed(part, ctx, 0, took);

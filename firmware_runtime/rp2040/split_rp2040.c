@@ -69,8 +69,7 @@ void rp2040_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
 {
     uint32_t done;
     if (!core1_up) {
-        boids_split_timed(part, ctx, 0, took);
-        boids_split_timed(part, ctx, 1, took);
+        boids_split_here(part, ctx, took);
         return;
     }
     core1_part = part;
@@ -79,8 +78,7 @@ void rp2040_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
     __dmb(); /* the part and everything the frame wrote before it, seen by core 1 first */
     if (!multicore_fifo_push_timeout_us(0u, PART_US)) {
         core1_up = 0;
-        boids_split_timed(part, ctx, 0, took);
-        boids_split_timed(part, ctx, 1, took);
+        boids_split_here(part, ctx, took);
         return;
     }
     boids_split_timed(part, ctx, 0, took);

@@ -14,17 +14,19 @@ _FLIP = {"acc32_add": "acc32_sub", "acc32_sub": "acc32_add",  # an added term ta
          "acc_add": "acc_sub", "acc_sub": "acc_add"}
 
 
-def _type(window, f: str) -> str:
-    return "fx_acc" if window.bits(f) == 64 else "fx"
+def _by_type(window) -> dict:
+    """{C type: the fields whose running sums have it}: fx_acc where a 64-bit sum reads the field."""
+    out: dict = {}
+    for f in window.fields:
+        out.setdefault("fx_acc" if window.bits(f) == 64 else "fx", []).append(f)
+    return out
 
 
 def struct(window) -> list:
     """The window's running sums (flock_grid.j2), kept in memory between
     boids like band_win; a field's is 64-bit where a 64-bit sum reads it."""
-    out = ["static volatile struct {"]
-    for t in dict.fromkeys(_type(window, f) for f in window.fields):
-        out.append(f"    {t} {', '.join(f for f in window.fields if _type(window, f) == t)};")
-    return out + ["} band_sums;"]
+    return (["static volatile struct {"] + [f"    {t} {', '.join(fs)};" for t, fs in _by_type(window).items()]
+            + ["} band_sums;"])
 
 
 def reset(window) -> list:
@@ -48,8 +50,8 @@ def walk(fc, window) -> list:
     # the window holds it and lo stops there
     out = ["const boid_t *const w_end = band_win.end[1];",
            "const boid_t *o_end = band_win.hi[1], *lo = band_win.lo[1];"]
-    out += [f"{t} " + ", ".join(f"{win[f]} = band_sums.{f}" for f in fs if _type(window, f) == t) + ";"
-            for t in dict.fromkeys(_type(window, f) for f in fs)]
+    out += [f"{t} " + ", ".join(f"{win[f]} = band_sums.{f}" for f in group) + ";"
+            for t, group in _by_type(window).items()]
     out += ["if (o_end == me) {"]
     out += step("add", "o_end") + ["    o_end++;", "}", "for (; o_end != w_end && fx_sub(o_end->x, x) < box; o_end++) {"]
     out += step("add", "o_end") + ["}", "for (; lo != me && fx_sub(x, lo->x) >= box; lo++) {"]
