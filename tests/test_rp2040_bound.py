@@ -4,6 +4,9 @@ and the profile of where a frame's cycles go (profile.py), folded from a
 real run in rp2040js."""
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 
 from codegen.commands.cli import main
@@ -55,3 +58,15 @@ def test_the_profile_folds_every_cycle_the_core_ran(rp2040_tools, capsys):  # no
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("profile: scouts_vga on the RP2040, synchronous, grid, 300 boids, seed 1, 8 frames")
     assert "by function:" in out and any(ln.endswith("the band below") for ln in out)
+    # the 8 frames' cycles, each one, are frames 0-3's of the same run and the profile of the last 4 after 4
+    from codegen.targets.rp2040.budget import build_for
+    from codegen.targets.rp2040.emulator import run_image
+    from codegen.targets.rp2040.profile import read_hist
+
+    late = run_profile(ROOT / "spec" / "scouts_vga.yaml", 300, 4, 1, grid=True, skip=4)[1]
+    b = build_for(ROOT / "spec" / "scouts_vga.yaml", [300], True)[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        run_image(b.headless_elf, "bench 8 1 300\n", max_cycles=10**10, pc_hist=Path(tmp) / "h", hist_frames=(0, 4))
+        first = read_hist(Path(tmp) / "h")
+    assert sum(first.values()) + sum(late.by_function.values()) == sum(p.by_function.values())
+    assert 0 < sum(late.by_function.values()) <= late.cycles

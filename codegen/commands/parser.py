@@ -125,7 +125,8 @@ def build(cli) -> argparse.ArgumentParser:
                    "400, the grid 400 600 800 1000)")
     p.add_argument("--warmup", type=_int_in(0, 100_000), default=None,
                    help="PIC32: measure ONE frame, after this many (the one-frame table; --profile's default 300); "
-                   "without it (and --profile, --cost-table) the budget runs every frame of --frames")
+                   "without it (and --profile, --cost-table) the budget runs every frame of --frames; rp2040 --profile: "
+                   "the frames run before the profiled ones (default 0)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
     p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",

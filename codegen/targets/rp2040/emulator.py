@@ -25,11 +25,11 @@ class EmulatorRun:
 def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: bool = False,
               dumps: tuple[tuple, ...] = (), gpio_log: tuple[Path, int, int, int] | None = None,
               marks: Path | None = None, pc_counts: tuple[tuple[str, int, int], ...] = (),
-              pc_hist: Path | None = None) -> EmulatorRun:
+              pc_hist: Path | None = None, hist_frames: tuple[int, int] | None = None) -> EmulatorRun:
     """dumps: (address, size, file) at the end or (address, size, file, cycle) once cycle cycles have run;
     gpio_log: (file, first GPIO, how many, from cycle): their changes; marks: a file for the BKPT #n marks
     (runner/run.mjs); pc_counts: (name, start, end) address ranges whose cycles are counted; pc_hist: a file
-    for the cycles spent at each address (a profile: profile.py)."""
+    for the cycles spent at each address (a profile: profile.py), with hist_frames (a, b) in frames a..b-1 only."""
     node, lib = emulator()
     with tempfile.TemporaryDirectory(prefix="boidsgen-rp2040-") as tmp:
         feed = Path(tmp) / "uart0.in"
@@ -45,6 +45,8 @@ def run_image(elf: Path, uart_in: str = "", max_cycles: int | None = None, pio: 
             cmd += ["--marks", str(marks)]
         if pc_hist:
             cmd += ["--pc-hist", str(pc_hist)]
+            if hist_frames:
+                cmd += ["--hist-frames", f"{hist_frames[0]}:{hist_frames[1]}"]
         for name, start, end in pc_counts:
             cmd += ["--pc-count", f"{name}:{start}:{end}"]
         if gpio_log:

@@ -109,26 +109,33 @@ def fold(elf: Path, hist: dict[int, int], cycles: int, flock_c: Path) -> Profile
     return Profile(cycles, by_function, by_block, by_line)
 
 
-def run_profile(spec_path, n: int, frames: int, seed: int, grid: bool) -> tuple[object, Profile]:
+def run_profile(spec_path, n: int, frames: int, seed: int, grid: bool, skip: int = 0) -> tuple[object, Profile]:
+    """The profile of `frames` frames after the first `skip` (the densest frames come late in a run)."""
     from codegen.targets.rp2040.budget import build_for
     from codegen.targets.rp2040.emulator import run_image
 
     m, b, out = build_for(spec_path, [n], grid)
     with tempfile.TemporaryDirectory(prefix="boidsgen-profile-") as tmp:
-        hist = Path(tmp) / "hist"
-        run = run_image(b.headless_elf, f"bench {frames} {seed} {n}\n",
-                        max_cycles=10_000_000 + (frames + 1) * max(n, 10) ** 2 * 2_000, pc_hist=hist)
+        hist, marks = Path(tmp) / "hist", Path(tmp) / "marks"
+        run = run_image(b.headless_elf, f"bench {skip + frames} {seed} {n}\n", marks=marks,
+                        max_cycles=10_000_000 + (skip + frames + 1) * max(n, 10) ** 2 * 2_000, pc_hist=hist,
+                        hist_frames=(skip, skip + frames))
         if run.end != "bkpt":
-            raise BuildError(f"RP2040 profile: {n} boids did not finish {frames} frames (rp2040js)")
-        return m, fold(b.headless_elf, read_hist(hist), run.cycles, out / "firmware" / FLOCK_C)
+            raise BuildError(f"RP2040 profile: {n} boids did not finish {skip + frames} frames (rp2040js)")
+        starts = [int(ln.split()[1]) for ln in marks.read_text().splitlines() if ln.split()[:1] == ["1"]]
+        if len(starts) != skip + frames:
+            raise BuildError(f"RP2040 profile: {len(starts)} frame marks for {skip + frames} frames")
+        cycles = (starts[skip + frames] if skip + frames < len(starts) else run.cycles) - starts[skip]
+        return m, fold(b.headless_elf, read_hist(hist), cycles, out / "firmware" / FLOCK_C)
 
 
-def profile_lines(m, p: Profile, n: int, frames: int, seed: int, top: int = 12) -> list[str]:
+def profile_lines(m, p: Profile, n: int, frames: int, seed: int, top: int = 12, skip: int = 0) -> list[str]:
     busy = sum(p.by_function.values())
     pct = lambda c: f"{c / p.cycles * 100:6.2f} %"  # noqa: E731
     grid = ", grid" if m.spec.performance.grid else ""
     lines = [f"profile: {m.name} on the RP2040, {m.spec.update_order}{grid}, {n} boids, seed {seed}, "
-             f"{frames} frames after spawn: {p.cycles:,} cycles in rp2040js (both parts of a split update on core 0)",
+             + (f"frames {skip} to {skip + frames - 1}" if skip else f"{frames} frames after spawn")
+             + f": {p.cycles:,} cycles in rp2040js (both parts of a split update on core 0)",
              f"{pct(p.cycles - busy)}  {p.cycles - busy:>13,}  asleep (waiting for the millisecond timer)",
              "by function:"]
     lines += [f"{pct(c)}  {c:>13,}  {name}" for name, c in p.by_function.most_common(top)]

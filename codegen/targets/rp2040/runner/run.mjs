@@ -4,7 +4,7 @@
 //                [--max-cycles N] [--pio] [--dump ADDR:LEN:FILE[:CYCLE] ...]
 //                [--gpio-log FILE --gpio-first G --gpio-count K --log-from CYCLE]
 //                [--uart-stdin] [--marks FILE] [--pc-count NAME:START:END ...]
-//                [--pc-hist FILE]
+//                [--pc-hist FILE [--hist-frames A:B]]
 //
 // Boots as rp2040js's own demo does, without a boot ROM (the npm package has
 // none): the ELF's loadable segments placed in flash, SP at the top of RAM,
@@ -31,7 +31,8 @@
 // the last line the cycles spent with PC in [START, END) under NAME (where
 // the time goes: the 64-bit multiply, the divider's wrappers). --pc-hist
 // writes the cycles spent at each PC, a line "ADDRESS(hex) CYCLES" each
-// (a profile: codegen/targets/rp2040/profile.py folds it).
+// (a profile: codegen/targets/rp2040/profile.py folds it); --hist-frames
+// counts only frames A to B-1 in it (frame k: from the k-th BKPT #1, from 0).
 import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -53,6 +54,7 @@ function args(argv) {
     else if (k === '--marks') (a.marks = v), i++;
     else if (k === '--pc-count') (a.pcCount.push(v), i++);
     else if (k === '--pc-hist') (a.pcHist = v), i++;
+    else if (k === '--hist-frames') (a.histFrames = v.split(':').map(Number)), i++;
     else if (k === '--gpio-log') (a.gpioLog = v), i++;
     else if (k === '--gpio-first') (a.gpioFirst = Number(v)), i++;
     else if (k === '--gpio-count') (a.gpioCount = Number(v)), i++;
@@ -128,9 +130,11 @@ mcu.core.PC = FLASH;
 
 let ended = null;
 const marks = [];
+let frame = -1; // the frame under way: BKPT #1 (before the erase) starts the next
 mcu.onBreak = (code) => {
   if (code === 0) ended = 'bkpt';
   else if (a.marks) marks.push(`${code} ${cycles}`);
+  if (code === 1) frame++;
 };
 const out = [];
 let outLen = 0;
@@ -202,6 +206,7 @@ const ranges = a.pcCount.map((v) => {
 });
 
 const hist = a.pcHist ? new Map() : null;
+const [histFrom, histTo] = a.histFrames || [-Infinity, Infinity]; // the frames whose cycles count in it
 while (ended === null) {
   if (a.uartStdin) {
     if (++polls >= POLL) (polls = 0), pollStdin();
@@ -226,7 +231,7 @@ while (ended === null) {
     const pc = core.PC;
     const c = core.executeInstruction();
     for (const r of ranges) if (pc >= r.start && pc < r.end) r.cycles += c;
-    if (hist) hist.set(pc, (hist.get(pc) || 0) + c);
+    if (hist && frame >= histFrom && frame < histTo) hist.set(pc, (hist.get(pc) || 0) + c);
     if (stepPio) for (let i = 0; i < c; i++) (cycles++, stepPio()); // pins change at their own cycle
     else cycles += c;
     clock.tick((c * 1e9) / mcu.clkSys);
