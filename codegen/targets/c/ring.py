@@ -72,5 +72,7 @@ def typedef(fc, ring) -> list:
         out += ["/* the entry of the boid at `at` in `previous`: its slot in the ring, (at - others)",
                 " * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed_index.h's fx_exact_index) */",
                 "#define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[fx_exact_index((uint32_t)((const char *)(at) - "
-                "(const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)])"]
+                "(const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)])",
+                f"typedef char pair_entry_is_{width}_bytes[sizeof(pair_plane0_t) == {width} ? 1 : -1]; /* no hole the "
+                "ring's RAM did not count */"]
     return out

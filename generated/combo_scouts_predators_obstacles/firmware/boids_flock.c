@@ -149,6 +149,7 @@ static pair_ring_t pair_ring;
 /* the entry of the boid at `at` in `previous`: its slot in the ring, (at - others)
  * mod BOIDS_PAIR_RING, from the byte offset by a multiply (fixed_index.h's fx_exact_index) */
 #define BOIDS_PAIR_ENTRY(at) ((char *)&pair_ring.plane0[fx_exact_index((uint32_t)((const char *)(at) - (const char *)others), sizeof(boid_t)) & (BOIDS_PAIR_RING - 1)])
+typedef char pair_entry_is_32_bytes[sizeof(pair_plane0_t) == 32 ? 1 : -1]; /* no hole the ring's RAM did not count */
 
 /* The means' divisor as a multiply (codegen/passes/mean_table.py):
  * boids_recip[n] = floor((2^32 - 1) / n) for 1 <= n <= BOIDS_CAPACITY. */
