@@ -78,9 +78,9 @@ def cmd_budget(a) -> int:
 
             for grid in grids:
                 for n in a.boids or ([1000] if grid else [400]):
-                    m, p = run_profile(a.spec, n, a.frames or 100, seeds[0], grid, skip=a.warmup or 0)
-                    print("\n".join(profile_lines(m, p, n, a.frames or 100, seeds[0], skip=a.warmup or 0)),
-                          flush=True)
+                    frames, skip = a.frames or 100, a.warmup or 0
+                    m, p = run_profile(a.spec, n, frames, seeds[0], grid, skip=skip)
+                    print("\n".join(profile_lines(m, p, n, frames, seeds[0], skip=skip)), flush=True)
             return 0
         for grid in grids:
             boids = a.boids or ([400, 600, 800, 1000] if grid else [100, 200, 300, 400])

@@ -125,8 +125,8 @@ def run_profile(spec_path, n: int, frames: int, seed: int, grid: bool, skip: int
         starts = [int(ln.split()[1]) for ln in marks.read_text().splitlines() if ln.split()[:1] == ["1"]]
         if len(starts) != skip + frames:
             raise BuildError(f"RP2040 profile: {len(starts)} frame marks for {skip + frames} frames")
-        cycles = (starts[skip + frames] if skip + frames < len(starts) else run.cycles) - starts[skip]
-        return m, fold(b.headless_elf, read_hist(hist), cycles, out / "firmware" / FLOCK_C)
+        # the profiled frames run to the image's end: from their first frame's BKPT #1
+        return m, fold(b.headless_elf, read_hist(hist), run.cycles - starts[skip], out / "firmware" / FLOCK_C)
 
 
 def profile_lines(m, p: Profile, n: int, frames: int, seed: int, top: int = 12, skip: int = 0) -> list[str]:
