@@ -73,15 +73,3 @@ def default_build():
     from codegen.commands.parity import prepare
 
     return prepare(DEFAULT_SPEC)
-
-
-@pytest.fixture
-def without_strips(monkeypatch):
-    """The fast pass list without strip_sums: an RP2040-only spec's grid
-    then keeps each pair once (the ring, window_sums), as the PIC32's does;
-    the tests of those paths on the RP2040's specs ask for it."""
-    from codegen.targets.pic32 import pass_list
-
-    fast = tuple(p for p in pass_list.FAST if p.name != "strip_sums")
-    assert len(fast) == len(pass_list.FAST) - 1
-    monkeypatch.setitem(pass_list.PASS_LISTS, "fast", fast)

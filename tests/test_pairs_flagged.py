@@ -54,7 +54,7 @@ def test_boids_flagged_by_their_own_band_match_the_simulator(tmp_path, monkeypat
 # nearest food: no ring)
 @pytest.mark.parametrize("name", ["boids", "vector_forces", "obstacles", "combo_scouts_predators_obstacles",
                                   "lab_tft_predator", "scouts_vga", "predator_vga"])
-def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, name, without_strips):
+def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, name):
     """A ring of 256 B (4 or 8 entries), synchronous with the grid: most
     boids flagged in every frame, at 150 boids over 30 frames (an RP2040
     spec's two-part update too: each part's ring, split.h)."""

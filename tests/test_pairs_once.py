@@ -141,7 +141,7 @@ def test_each_path_runs_and_matches_the_simulator(tmp_path, grid, vr, n, path):
     assert res.ok, res.summary
 
 
-def test_an_rp2040_only_entry_is_padded_to_its_alignment_not_a_power_of_two(without_strips):
+def test_an_rp2040_only_entry_is_padded_to_its_alignment_not_a_power_of_two():
     # the default rules' 36 B (two 64-bit sums): 40 B on the RP2040 (MULS is one cycle), 64 B elsewhere
     assert pairs_once.entry_padded(36, True, rp2040=True) == 40 and pairs_once.entry_padded(36, True, False) == 64
     assert pairs_once.entry_padded(20, False, rp2040=True) == 20 and pairs_once.entry_padded(20, False, False) == 32

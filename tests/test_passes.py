@@ -71,7 +71,7 @@ def _step(monkeypatch, without: str | None) -> str:
 
 @pytest.mark.parametrize("name", sorted(MARKS))
 def test_each_c_pass_prints_its_layout_only_when_it_ran(monkeypatch, name):
-    assert set(MARKS) == {p.name for p in pass_list.FAST if p.stage == "c"} - {"strip_sums"}  # RP2040 only: below
+    assert set(MARKS) == {p.name for p in pass_list.FAST if p.stage == "c"}
     full, without = _step(monkeypatch, None), _step(monkeypatch, name)
     assert MARKS[name] in full and MARKS[name] not in without
     # the rest of the list still prints its own, but for the passes that build on the one left out (the
@@ -81,22 +81,6 @@ def test_each_c_pass_prints_its_layout_only_when_it_ran(monkeypatch, name):
     for other, mark in MARKS.items():
         if other not in after | {name}:
             assert mark in without, (name, other)
-
-
-def test_strip_sums_takes_the_rings_place_on_an_rp2040_only_spec(monkeypatch):
-    """scouts_vga (the RP2040 alone), synchronous with the grid: strip_sums
-    prints its prefix sums and thin bands, and the ring and window sums are
-    gone; without it they are back. The PIC32's default spec never strips."""
-    def step(spec, without=None):
-        fast = tuple(p for p in pass_list.FAST if p.name != without)
-        monkeypatch.setitem(pass_list.PASS_LISTS, "fast", fast)
-        return render(load(spec, capacity=500, order="synchronous", grid=True))["firmware/boids_flock.c"]
-
-    scouts = str(ROOT / "spec" / "scouts_vga.yaml")
-    strips, ring = step(scouts), step(scouts, "strip_sums")
-    assert "strip_pre" in strips and "BOIDS_PAIR_RING" not in strips and "band_sums" not in strips
-    assert "strip_pre" not in ring and "BOIDS_PAIR_RING" in ring and "band_sums" in ring
-    assert "strip_pre" not in step(DEFAULT_SPEC)
 
 
 # every pass module but pipeline (its Lowered and Pass types are what the printer reads)

@@ -49,7 +49,7 @@ def scouts_split(tmp_path_factory):
     return split_spec(tmp_path_factory.mktemp("split"), "scouts_vga", capacity=300)
 
 
-def test_only_a_synchronous_grid_rp2040_spec_is_split(scouts_split, without_strips):
+def test_only_a_synchronous_grid_rp2040_spec_is_split(scouts_split):
     from codegen.output.pipeline import load
     from codegen.output.render import render
 
@@ -65,19 +65,6 @@ def test_only_a_synchronous_grid_rp2040_spec_is_split(scouts_split, without_stri
         assert "split.h" not in render(load(ROOT / "spec" / f"{name}.yaml"))["firmware/boids_flock.c"]
 
 
-def test_the_strips_split_at_a_bands_edge(scouts_split):
-    """With strip_sums (the RP2040's own fast list) each boid sums its own
-    neighbours: both copies split at a band's edge, each part with its own
-    strip windows, and no ring (the two-thread runs below check the bits)."""
-    from codegen.output.pipeline import load
-    from codegen.output.render import render
-
-    two = render(load(scouts_split))["firmware/boids_flock.c"]
-    assert "static strip_win_t strip_win[2][BOIDS_STRIP_SPAN];" in two and "pair_ring" not in two
-    assert two.count("split_band = split_band_of(rows); /* at a band's edge */") == 2
-    assert "split_at = split_balanced(band_start[rows]);" not in two  # the ring's split inside a band
-
-
 @pytest.mark.parametrize("sets", [[], ["--set", "protected_range=30"], ["--set", "visual_range=80"]],
                          ids=["guarded", "wide", "wide-bands"])
 def test_two_threads_are_bit_exact_with_the_simulator(scouts_split, sets, capsys):
@@ -88,7 +75,7 @@ def test_two_threads_are_bit_exact_with_the_simulator(scouts_split, sets, capsys
     assert rc == 0 and "200 frames x 300 boids bit-exact" in out and "two threads" in out, out
 
 
-def test_the_window_sums_split_too(tmp_path, capsys, without_strips):
+def test_the_window_sums_split_too(tmp_path, capsys):
     """At capacity 100 the own band goes by its window's sums (window_sums.py): one window a part."""
     from codegen.output.pipeline import load
     from codegen.output.render import render
@@ -199,7 +186,7 @@ def test_the_budget_computes_the_two_core_frame_from_the_split_parts(rp2040_tool
 
 
 @pytest.mark.parametrize("seed", ["5", "9"])
-def test_flagged_boids_split_on_two_threads_are_bit_exact(tmp_path, monkeypatch, seed, capsys, without_strips):
+def test_flagged_boids_split_on_two_threads_are_bit_exact(tmp_path, monkeypatch, seed, capsys):
     """A ring of 1 KB a part (16 entries): boids are flagged in most frames, and each part flags, skips
     the mirror into and visits back its own bands' (pairs_once.py): no frame runs the full loop."""
     from codegen.output.pipeline import load

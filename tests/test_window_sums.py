@@ -139,7 +139,7 @@ def test_a_broken_correction_fails_parity(tmp_path, mutation):
     assert good is None and bad is not None
 
 
-def test_a_64_bit_sum_takes_its_terms_from_a_64_bit_window(tmp_path, capsys, without_strips):
+def test_a_64_bit_sum_takes_its_terms_from_a_64_bit_window(tmp_path, capsys):
     """Cohesion's 64-bit sums, summed as positions in the grid (c_positions.py), come from the window's
     64-bit running sums; alignment's stay 32-bit. Bit-exact with the simulator on one thread and on two
     (the split), and a window whose 64-bit sum keeps a boid that left it fails parity."""
