@@ -67,13 +67,6 @@ def _build(spec, spec_path: str, out: Path, grid: bool, capacity: int = 1500) ->
     ("boids", 400, 100, ("visual_range=5", "protected_range=7")),
     ("vector_forces", 400, 60, ()),             # radius zones, exact distances
     ("scouts_vga", 400, 60, ()),                # rules that use the boid's index
-    # strip_sums (an RP2040-only spec): dense, boids off the screen (edge
-    # bands), protected wider than visual (no runs), no protected zone, a
-    # range below the minimum cell
-    ("scouts_vga", 1000, 150, ()),
-    ("scouts_vga", 400, 200, ("turn_factor=0", "visual_range=20", "protected_range=28")),
-    ("scouts_vga", 600, 100, ("protected_range=0", "visual_range=60")),
-    ("scouts_vga", 400, 100, ("visual_range=3", "protected_range=1", "turn_factor=0")),
     ("extensions", 400, 60, ()),                # perching: pre-step `continue`, boid state
     ("combo_scouts_predators_obstacles", 300, 40, ()),
 ])

@@ -10,7 +10,7 @@ Two kinds, by what they change:
   stage "c"   the C target's own: a lowering of the rules the simulator
               never sees (c_positions), a second copy of the step
               (guards), or a layout of the printed loop (pairs_once,
-              zones, window or strip sums, mean table, GCC -O1 scheduling). Each
+              zones, window sums, mean table, GCC -O1 scheduling). Each
               preserves every bit the step computes; a target lists the
               ones it wants (codegen/targets/pic32/pass_list.py).
 
@@ -47,7 +47,6 @@ class Lowered:
     zones_hilo the seed's zone chain tests through fx_d2_zones (zones.ZonesHiLo)
     zone_apart pairs apart by |dx| or |dy| skip the protected test (zones.ZoneApart)
     window     window_sums' WindowPlan: the group and its terms (None: none)
-    strips     strip_sums' StripPlan: the visual group summed over thin bands (None: none)
     mean_entries  mean_table's table length (None: the means divide)
     mirror_sched  a target's scheduling of the mirror's lines (ring_sched), or None
     hints         a target's scheduling hints where the printer places them (gcc_o1_hints), or None
@@ -69,7 +68,6 @@ class Lowered:
     zones_hilo: bool = False
     zone_apart: bool = False
     window: object = None
-    strips: object = None
     mean_entries: int | None = None
     mirror_sched: object = None
     hints: object = None

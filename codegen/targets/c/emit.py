@@ -34,7 +34,7 @@ Passes. FlockC prints a model the passes have already lowered (the rules'
 IR as the C target's pass list left it: codegen/passes/pipeline.py,
 codegen/targets/pic32/pass_list.py) and what they decided, recorded on
 their Lowered (`plan`): the ring (ring.py), the zones' tests (pairs.py),
-the window's group (window.py), the strips' (strips.py), the mean table (means.py), a target's
+the window's group (window.py), the mean table (means.py), a target's
 scheduling (mirror_sched, hints). It imports no pass but pipeline's
 types, and no decision is made here.
 """
@@ -44,7 +44,7 @@ import re
 
 from codegen.lang.zone_groups import boid_bytes, zone_form
 from codegen.passes.pipeline import Lowered
-from codegen.targets.c import means, pairs, ring, strips, window
+from codegen.targets.c import means, pairs, ring, window
 from codegen.targets.c.expr import EmitError, block, expr
 from codegen.targets.c.names import GENERATED, KINDS, Rule, RuleNames, StateField, finish, wrap
 from codegen.targets.c.movers import mover_c
@@ -131,12 +131,6 @@ class FlockC:
             self.window_corrections = window.corrections(self, plan.window)
             self.window_struct = window.struct(plan.window)
             self.window_reset = window.reset(plan.window)
-        # the visual zone by prefix sums over thin bands (strip_sums.py): the grid's full loop
-        self.strips = plan.strips if self.grid and not self.once and plan.strips and self.zone_hilo else None
-        if self.strips:
-            self.strip_struct = strips.struct(self.strips)
-            self.strip_build = strips.build(self.strips)
-            self.strip_runs = strips.runs(self, self.strips)
         # and apart: the once-only grid's pairs known outside the protected zone (pairs.apart_from);
         # the window's among them test visual^2 by d2's high word (fx_d2_hi: a compare, not an msub)
         if self.window and self.apart and self.zone_hilo:

@@ -16,15 +16,13 @@ from codegen.passes.guards import Guards
 from codegen.passes.mean_table import MeanTable
 from codegen.passes.pairs_once import PairsOnce
 from codegen.passes.roots import RootsAsWritten
-from codegen.passes.strip_sums import StripSums
 from codegen.passes.window_sums import WindowSums
 from codegen.passes.pipeline import run
 from codegen.passes.shared import SHARED
 from codegen.passes.zones import ZoneApart, ZonesHiLo
 from codegen.targets.pic32.gcc_o1 import GccO1Hints, RingSched
 
-FAST = SHARED + (Guards(), CPositions(), PairsOnce(), ZonesHiLo(), ZoneApart(), StripSums(),
-                 WindowSums(), MeanTable(),
+FAST = SHARED + (Guards(), CPositions(), PairsOnce(), ZonesHiLo(), ZoneApart(), WindowSums(), MeanTable(),
                  RingSched(), GccO1Hints())
 PLAIN = SHARED + (RootsAsWritten(),)
 PASS_LISTS = {"fast": FAST, "plain": PLAIN}
