@@ -55,12 +55,18 @@ def _build(spec, spec_path: str, out: Path, grid: bool, capacity: int = 1500) ->
 
 @pytest.mark.parametrize("name, n, frames, sets", [
     ("boids", 1000, 100, ()),
-    # boids leave the screen (edge cells clamp) and a range below the
-    # minimum cell (cells stay at their compile-time minimum)
+    # boids leave the screen (bands of their own above and below it) and a
+    # range below the minimum cell (cells stay at their compile-time minimum)
     ("boids", 400, 200, ("turn_factor=0", "visual_range=3", "protected_range=1")),
+    # boids off the screen beside the screen's last band, which takes the
+    # rest of the height: 90 px of a 50 px box (it keeps its y test; the band
+    # below the screen lies within the box of it alone), or exactly the 40 px
+    # box (no y test)
+    ("boids", 400, 200, ("turn_factor=0", "visual_range=50", "protected_range=2")),
+    ("boids", 400, 200, ("turn_factor=0", "visual_range=40", "protected_range=2")),
     # each pair once tests y less (flock_grid.j2). A protected range wider
     # than the box (the visual range, the seed's) separates pairs a y test
-    # must drop: with boids clamped into the edge bands (which keep their
+    # must drop: with boids in the bands off the screen (which keep their
     # test), and in bands taller than the box (all keep it). Each range
     # within the guard, so that the once-only copy runs.
     ("boids", 400, 200, ("turn_factor=0", "visual_range=20", "protected_range=28")),

@@ -31,7 +31,7 @@ GENERATED = frozenset("""
 f r P n i j k s b o p x y vx vy dx dy d2 dist box seed_box others previous cell cols rows cells
 gx gy gr x0 x1 y0 y1 c seg nseg o_end o_stop box_bias box_lim ylim band_box protected2 visual2 tries lo hi tx ty want range range2 best best_d2
 hx hy hd2 sx sy seen band_order band_cur band_of band_start band_order_n band_win band_sort band_window
-band_window_hi band_window_start grid_coord recip spawn_velocity memcpy memset
+band_window_hi band_window_start grid_band recip spawn_velocity memcpy memset
 k_best d2_best r2 a q me ord ord_end slot band_sums w_end mdx mdy mdist pair_ring pair_ring_t fx fx_acc int32_t uint32_t int64_t uint64_t size_t boid_t mover_t obstacle_t
 flock_t rng_t boids_params boids_params_t
 part ring wk gy_from gy_to split_band split_band_of split_at upd_from cross walk_to

@@ -81,10 +81,11 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
     if mcell and "band_sort" in code:
         h = int(re.search(r"#define BOIDS_HEIGHT_FX \(\(fx\)(\d+)\)", flock_h).group(1))
         cell = max(box, int(mcell.group(1)))
-        gy = np.clip(np.minimum(y, h - 1), 0, None) // cell
+        rows = max(h // cell, 1) + 2  # flock_grid.j2's grid_band: the screen's bands (the last to the height)
+        gy = np.where(y < 0, 0, np.where(y >= h, rows - 1, np.minimum(1 + y // cell, rows - 2)))  # and one off each edge
         near = (np.abs(gy[:, None] - gy[None, :]) <= 1) & (np.abs(dx) < box) & off_diag
         cand = int(near.sum())
-        once = ring is not None and _ring_holds(x, gy, (h - 1) // cell + 1, box, ring)
+        once = ring is not None and _ring_holds(x, gy, rows, box, ring)
     else:
         cand = n * (n - 1)
         once = ring is not None and n <= ring

@@ -61,7 +61,7 @@ def rule_names(text: str) -> list[str]:
 
 def label_lines(text: str) -> dict[int, str]:
     """1-based line number -> part, for the lines of boids_step and of the
-    grid's helper (grid_coord)."""
+    grid's helper (grid_band)."""
     lines = text.splitlines()
     rules = set(rule_names(text))
     out: dict[int, str] = {}
@@ -70,7 +70,7 @@ def label_lines(text: str) -> dict[int, str]:
         out[i + 1] = lab
 
     # the grid's helpers (flock_grid.j2): the sort, the windows, a band's start
-    helpers = ((r"static (inline )?(int32_t|void) (grid_coord|band_sort)\(", GRID_BUILD),
+    helpers = ((r"static (inline )?(int32_t|void) (grid_band|band_sort)\(", GRID_BUILD),
                (r"static inline const boid_t \*band_(window(_hi)?|left)\(", PAIR_ROW),
                (r"static inline void band_window_start\(", GRID_WALK))
     for i, ln in enumerate(lines):
