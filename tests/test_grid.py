@@ -91,6 +91,27 @@ def test_grid_equals_brute_force(tmp_path, name, n, frames, sets):
     assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
 
 
+def test_a_box_taller_than_the_screen_is_one_band(tmp_path):
+    """A visual range above the screen's 240 px: the bands off the screen
+    would be two apart yet within the box of each other (flock_grid.j2's
+    BOIDS_GRID_ROWS), so the grid is one band. Boids leave the screen."""
+    require_tool("gcc")
+    require_tool("make")
+    text = (ROOT / "spec" / "boids.yaml").read_text()
+    wide = re.sub(r"(visual_range: +\{default: 20, +min: 0, +max:) 200,", r"\1 300,", text)
+    assert wide != text
+    path = tmp_path / "boids.yaml"
+    path.write_text(wide)
+    spec, _ = load_spec(str(path))
+    grid = _build(spec, str(path), tmp_path / "grid", True)
+    brute = _build(spec, str(path), tmp_path / "brute", False)
+    sets = ("turn_factor=0", "visual_range=260", "protected_range=2")
+    a, b = _trace(grid, 300, 120, sets), _trace(brute, 300, 120, sets)
+    assert len(a) == len(b) > 120
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
+
+
 def test_grid_slots_in_words(tmp_path):
     """The bands hold boids' byte offsets (flock_grid.j2), 16-bit while the
     capacity's boids fit 64 KiB; past that, words. 5000 boids of state (the

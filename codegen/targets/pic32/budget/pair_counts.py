@@ -81,8 +81,9 @@ def pair_counts(state: Path, fw: Path) -> PairCounts:
     if mcell and "band_sort" in code:
         h = int(re.search(r"#define BOIDS_HEIGHT_FX \(\(fx\)(\d+)\)", flock_h).group(1))
         cell = max(box, int(mcell.group(1)))
-        rows = max(h // cell, 1) + 2  # flock_grid.j2's grid_band: the screen's bands (the last to the height)
-        gy = np.where(y < 0, 0, np.where(y >= h, rows - 1, np.minimum(1 + y // cell, rows - 2)))  # and one off each edge
+        rows = h // cell + 2 if h >= cell else 1  # flock_grid.j2's grid_band: the screen's bands (the last to
+        gy = np.where(y < 0, 0, np.where(y >= h, rows - 1, np.minimum(1 + y // cell, rows - 2)))  # the height), one
+        gy = gy if rows > 1 else np.zeros_like(y)  # off each edge; a screen less than a cell tall: one band
         near = (np.abs(gy[:, None] - gy[None, :]) <= 1) & (np.abs(dx) < box) & off_diag
         cand = int(near.sum())
         once = ring is not None and _ring_holds(x, gy, rows, box, ring)
