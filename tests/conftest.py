@@ -42,6 +42,17 @@ DEFAULT_CAPACITY = int(_FLOCK_CAPACITY.search(Path(DEFAULT_SPEC).read_text()).gr
 # name must find that environment's scripts, not another Python's.
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
 
+# The suite's own caches, shared by its workers (pytest-xdist) and kept between runs: the host
+# builds (codegen/targets/host/build_cache.py: one compile per generated firmware, whichever
+# folder a test renders it into), numba's compiled kernels (pysim/kernel_cache.py, keyed by each
+# kernel's text) and ccache's objects for the pico-sdk builds (keyed by the preprocessed source
+# and the flags). Each entry is keyed by what it was made from, so a stale one is never used;
+# `rm -rf build/.suite` starts cold, as a fresh clone does. A variable already set is kept.
+SUITE_CACHE = ROOT / "build" / ".suite"
+os.environ.setdefault("BOIDSGEN_BUILD_CACHE", str(SUITE_CACHE / "hosts"))
+os.environ.setdefault("BOIDSGEN_KERNEL_CACHE", str(SUITE_CACHE / "kernels"))
+os.environ.setdefault("CCACHE_DIR", str(SUITE_CACHE / "ccache"))
+
 
 def require_tool(name: str) -> str:
     """The tool's path; a skip on a developer machine, a failure under CI=true."""

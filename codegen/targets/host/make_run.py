@@ -16,6 +16,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from codegen.output.folder_lock import folder_lock
+from codegen.targets.host import build_cache
 from codegen.spec.escape import UnsafePath, make_path
 
 MAKE_TIMEOUT = 900  # seconds; a whole firmware builds in a few
@@ -45,10 +47,16 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
     rel_build = make_relative(build, fw_dir, "build folder")
     cmd = ["make", "-s", target, f"BUILD={rel_build}"] + (extra or [])
     where = f"{' '.join(cmd)} (in {fw_dir})"
+    env = {k: v for k, v in os.environ.items() if k != "RUNTIME"}  # `RUNTIME ?=`: the Makefile's, not the shell's
+    Path(build).mkdir(parents=True, exist_ok=True)  # as the recipes' `mkdir -p $(BUILD)` would (the caller checked it)
     try:
-        env = {k: v for k, v in os.environ.items() if k != "RUNTIME"}  # `RUNTIME ?=`: the Makefile's, not the shell's
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve(),
-                             env=env)
+        with folder_lock(Path(build)), build_cache.cached(fw_dir, target, build, extra or []) as entry:
+            if entry.hit:  # the same inputs built before ($BOIDSGEN_BUILD_CACHE): its output copied
+                return subprocess.CompletedProcess(cmd, 0, "", "")
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT,
+                                 cwd=Path(fw_dir).resolve(), env=env)
+            if res.returncode == 0:
+                entry.keep()
     except subprocess.TimeoutExpired:
         raise BuildError(f"{where} did not finish within {MAKE_TIMEOUT} s") from None
     if check and res.returncode != 0:

@@ -13,8 +13,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.output.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
-from codegen.targets.rp2040 import project
+from codegen.spec.project import project_root
+from codegen.targets.rp2040 import compiler_cache, project
 from codegen.targets.rp2040.tools import build_tools
 from codegen.targets.rp2040.uf2 import uf2_from_bin
 
@@ -34,9 +36,9 @@ class Rp2040Build:
     ram: int
 
 
-def _run(cmd: list[str], cwd: Path | None = None) -> None:
+def _run(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> None:
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_TIMEOUT, cwd=cwd)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=STEP_TIMEOUT, cwd=cwd, env=env)
     except subprocess.TimeoutExpired:
         raise BuildError(f"{' '.join(cmd)} did not finish within {STEP_TIMEOUT} s") from None
     if res.returncode != 0:
@@ -51,7 +53,6 @@ def project_folder(spec_path, m, outdir: Path, bdir: Path) -> tuple[Path, list[s
     from codegen.output import runtime_files
     from codegen.output.render import _env
     from codegen.spec.escape import make_path
-    from codegen.spec.project import project_root
 
     where = runtime_files.place(project_root(spec_path), outdir)
     src = bdir / "rp2040" / "project"
@@ -75,18 +76,21 @@ def sizes(elf: Path) -> tuple[int, int]:
 def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
     """Both images of m's generated output in outdir (already emitted), built in bdir/rp2040/."""
     tools = build_tools()
-    src, extra = project_folder(spec_path, m, outdir, bdir)
-    cmake_dir = bdir / "rp2040" / "cmake"
-    cache = cmake_dir / "CMakeCache.txt"
-    if cache.is_file() and f"CMAKE_HOME_DIRECTORY:INTERNAL={src.resolve()}\n" not in cache.read_text():
-        shutil.rmtree(cmake_dir)  # configured for another source folder: cmake would refuse it
-    if not cache.is_file():
-        _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
-              f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra])
-    _run(["ninja", "-C", str(cmake_dir.resolve())])
-    elf = cmake_dir / f"{BOARD_IMAGE}.elf"
-    uf2 = bdir / "rp2040" / f"{BOARD_IMAGE}.uf2"
-    uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes()))
+    (bdir / "rp2040").mkdir(parents=True, exist_ok=True)
+    with folder_lock(bdir / "rp2040"):  # another boidsgen building this spec: one after the other
+        src, extra = project_folder(spec_path, m, outdir, bdir)
+        cmake_dir = bdir / "rp2040" / "cmake"
+        cache = cmake_dir / "CMakeCache.txt"
+        if cache.is_file() and f"CMAKE_HOME_DIRECTORY:INTERNAL={src.resolve()}\n" not in cache.read_text():
+            shutil.rmtree(cmake_dir)  # configured for another source folder: cmake would refuse it
+        env = compiler_cache.environment(project_root(spec_path))
+        if not cache.is_file():
+            _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
+                  f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra], env=env)
+        _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
+        elf = cmake_dir / f"{BOARD_IMAGE}.elf"
+        uf2 = bdir / "rp2040" / f"{BOARD_IMAGE}.uf2"
+        uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes()))
     flash, ram = sizes(elf)
     if flash > FLASH_BYTES or ram > SRAM_BYTES:
         raise BuildError(f"RP2040: the image does not fit: flash {flash} of {FLASH_BYTES} B, RAM {ram} of "

@@ -1,0 +1,41 @@
+"""ccache for the pico-sdk builds, where it is installed.
+
+Every spec's first RP2040 build compiles the whole pico-sdk (about a minute
+here) though its sources and flags are the same for every spec; only the
+generated files differ. With ccache on PATH the SDK's objects are compiled
+once per machine and taken from its cache after that (a build of a second
+spec takes seconds). What ccache keys an object by (the preprocessed
+source, the flags, the compiler) is what the object is made from, so a hit
+is the object the compiler would have made.
+
+Two settings make builds in different folders share objects, each unless
+the user has set it: CCACHE_BASEDIR, the project root, so paths inside the
+project (the build folder's generated headers) are hashed relative to the
+folder being built; and CCACHE_NOHASHDIR, so the folder itself is not part
+of the key (the SDK compiles with -g: the debug info of a hit names the
+folder it was first built in, not this one). Without ccache nothing changes."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+LAUNCHED = ("C", "CXX")  # CMake's launcher variables; the SDK's assembly is a handful of small files
+
+
+def available() -> bool:
+    return shutil.which("ccache") is not None
+
+
+def environment(project_root: Path) -> dict[str, str]:
+    """The configure and build steps' environment. CMake reads the launcher from
+    CMAKE_<LANG>_COMPILER_LAUNCHER in the environment (3.17 and later), so the
+    project the SDK builds pioasm in, configured during the build, gets it too."""
+    env = dict(os.environ)
+    if not available():
+        return env
+    for lang in LAUNCHED:
+        env.setdefault(f"CMAKE_{lang}_COMPILER_LAUNCHER", "ccache")
+    env.setdefault("CCACHE_BASEDIR", str(Path(project_root).resolve()))
+    env.setdefault("CCACHE_NOHASHDIR", "true")
+    return env
