@@ -89,11 +89,11 @@ def test_the_copy_changes_with_the_parameter_mid_run(tmp_path):
     from codegen.commands.parity import prepare
 
     from .test_lockstep import watch_while_writing
-    from .test_serial_pty import Host
+    from .test_serial_pty import SPEED, Host
 
     spec = _spec(tmp_path, 500)
     _, exe, _ = prepare(str(spec))
-    host = Host(exe, "--boids", "300")
+    host = Host(exe, "--boids", "300", speed=SPEED)
     try:  # (it once sent the first change before watch was on, on a loaded machine: "set 4")
         rc, out, w = watch_while_writing(host.path, [(0.2 + 0.8 * k, f"set visual_range {v}\r".encode())
                                                      for k, v in enumerate(("131", "150", "20", "140", "25"))],

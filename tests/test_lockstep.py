@@ -24,7 +24,7 @@ from pysim.board.lockstep import Mirror
 
 from .conftest import DEFAULT_SPEC, ROOT, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import Deadline, read_line, reap, terminate
-from .test_serial_pty import WAIT, Host, Link
+from .test_serial_pty import SPEED, WAIT, Host, Link
 
 WATCH_LIMIT = 90.0  # seconds a watch run may take before the test calls it hung (never a speed check)
 
@@ -45,9 +45,10 @@ class Writer:
     """A second program on the same port that only writes (a course GUI, a
     script): lines at given times, on its own thread."""
 
-    def __init__(self, path: str, schedule: list[tuple[float, bytes]]) -> None:
+    def __init__(self, path: str, schedule: list[tuple[float, bytes]], speed: int = SPEED) -> None:
         self.fd = os.open(path, os.O_WRONLY | os.O_NOCTTY)
-        self.schedule = schedule
+        self.schedule = schedule  # times in the board's seconds: its clock runs `speed` times as fast
+        self.speed = speed
         self.sent: list[bytes] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -55,7 +56,7 @@ class Writer:
     def _run(self) -> None:
         t0 = time.monotonic()
         for at, data in self.schedule:
-            time.sleep(max(0.0, t0 + at - time.monotonic()))
+            time.sleep(max(0.0, t0 + at / self.speed - time.monotonic()))
             os.write(self.fd, data)
             self.sent.append(data)
 
@@ -85,7 +86,7 @@ def test_in_step_600_frames_through_every_kind_of_change(built):
     pause/resume, the course interface's buttons, toggles and `$` text, with
     adaptive spawn on: the mirror follows every one, 600 frames in step."""
     _, exe, model = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     try:
         cl = [(4.0 + 0.7 * k, line) for k, line in enumerate(course_lines(model))]
         rc, out, w = watch_while_writing(host.path, [
@@ -114,7 +115,7 @@ def test_in_step_with_obstacle_and_target_commands(spec):
 
     path = str(ROOT / "spec" / f"{spec}.yaml")
     m, exe, model = prepare(path)
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     lines = [b"obstacle add 100 100 20\r", b"obstacle add 200 50 10\r", b"obstacle remove 0\r",
              b"obstacle clear\r", b"obstacle add 150 120 30\r"] if m.spec.obstacles else []
     lines += [b"target 100 80\r", b"target off\r", b"target on\r"] if m.spec.target else []
@@ -136,7 +137,7 @@ def test_in_step_with_the_mipsel_build_under_qemu(built):
     m = built[0]
     bdir = build_dir(DEFAULT_SPEC, m.name)
     make(output_dir(DEFAULT_SPEC, m.name) / "firmware", "host-mipsel", bdir)
-    proc = subprocess.Popen([qemu, str(bdir / "boids_host_mipsel"), "--pty"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([qemu, str(bdir / "boids_host_mipsel"), "--pty", "--speed", str(SPEED)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         first = read_line(proc.stdout, 20.0, "'pty: ...' from the mipsel build")
@@ -156,7 +157,7 @@ def test_a_divergence_is_pinned_to_its_frame_boid_and_field(built):
     (`--perturb`): watch stops at frame 121 and names boid 0's x, with the
     board's and the simulator's values, and exits 1."""
     _, exe, _ = built
-    host = Host(exe, "--perturb", "120")
+    host = Host(exe, "--perturb", "120", speed=SPEED)
     try:
         rc, out = watch(host.path, "--frames", "1000")
         assert_running_with_watch_off(host.path)  # explained (paused, dumped), then resumed; watch off
@@ -169,7 +170,7 @@ def test_a_divergence_is_pinned_to_its_frame_boid_and_field(built):
 
 def test_watch_refuses_a_board_running_another_spec(built):
     _, exe, model = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     try:
         rc, out = watch(host.path, "--frames", "10", spec=str(ROOT / "spec" / "obstacles.yaml"))
     finally:
@@ -183,7 +184,7 @@ def test_the_digest_is_zlibs_crc32_over_the_state(built, tmp_path):
     the state the board dumps (the mirror adopts it), and the C CRC-32 equals
     zlib's on edge inputs."""
     m, exe, model = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     link = Link(host.path)
     try:
         link.ask("watch on")
@@ -228,7 +229,7 @@ def test_stamps_name_the_first_frame_a_change_takes_effect_in(built):
     """While paused at frame K, a change is stamped K + 1 in its reply and in
     its `ev` line, and a reset is stamped 0."""
     _, exe, _ = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     link = Link(host.path)
     try:
         link.ask("pause")
@@ -254,7 +255,7 @@ def test_adopting_the_boards_state_instead_of_a_reset(built):
     """`--adopt`: no reset; the mirror takes the paused board's dump (boids,
     PRNG, frame) and follows on from there, through a change."""
     _, exe, _ = built
-    host = Host(exe, "--seed", "4242")
+    host = Host(exe, "--seed", "4242", speed=SPEED)
     try:
         rc, out, _ = watch_while_writing(host.path, [(0.5, b"set visual_range 28\r"), (1.0, b"boids 90\r")],
                                          "--adopt", "--frames", "120")
@@ -324,13 +325,13 @@ def ended(proc: subprocess.Popen, seconds: float) -> tuple[int, str, str]:
 
 
 def watch_while_writing(port: str, schedule: list[tuple[float, bytes]], *args: str,
-                        spec: str = DEFAULT_SPEC) -> tuple[int, str, "Writer"]:
+                        spec: str = DEFAULT_SPEC, speed: int = SPEED) -> tuple[int, str, "Writer"]:
     """`boidsgen watch PORT ARGS` with a second program writing `schedule`,
     its times counted from the moment watch is in step: a change sent before
     watch had switched the board's watch on would reach no mirror (on a loaded
     machine watch's start-up takes seconds). (exit status, output, writer)."""
     proc = watch_proc(port, *args, spec=spec)
-    w = Writer(port, schedule)
+    w = Writer(port, schedule, speed)
     try:
         rc, out, err = ended(proc, WATCH_LIMIT)
     finally:
@@ -347,7 +348,7 @@ def one_line_reason(err: str) -> str:
 def test_the_host_board_killed_mid_watch_ends_it_within_the_timeout(built):
     """Was: `no frame from the board for 5 s`, every 5 s, for ever."""
     _, exe, _ = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     proc = watch_proc(host.path, "--timeout", "1")
     host.proc.kill()
     reap(host.proc, "boids_host --pty")
@@ -361,7 +362,7 @@ def test_watch_switched_off_by_another_program_ends_it(built):
     """Another program on the port sends `watch off` (as after a reset of the
     board): the stream stops, `stats` shows the board running on, exit 2."""
     _, exe, _ = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     try:
         proc = watch_proc(host.path, "--timeout", "1")
         w = Writer(host.path, [(0.0, b"watch off\r")])
@@ -377,7 +378,7 @@ def test_watch_switched_off_by_another_program_ends_it(built):
 
 def test_an_interrupt_leaves_the_board_running_with_watch_off(built):
     _, exe, _ = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     try:
         proc = watch_proc(host.path)
         proc.send_signal(signal.SIGINT)
@@ -394,7 +395,7 @@ def test_every_k_names_the_frames_between_then_the_first_by_replay(built):
     is reset again and replayed with a digest every frame up to 130, which
     names frame 128 and the boid and field; then the board runs, watch off."""
     _, exe, _ = built
-    host = Host(exe, "--perturb", "127")
+    host = Host(exe, "--perturb", "127", speed=SPEED)
     try:
         rc, out = watch(host.path, "--every", "10", "--frames", "1000")
         assert rc == 1, out
@@ -410,7 +411,7 @@ def test_a_board_reset_mid_watch_ends_it(built):
     pty; watch off, frames from 0): watch sees the board behind its last
     digest, or running without digests, and ends (exit 2), never waiting."""
     _, exe, _ = built
-    host = Host(exe)
+    host = Host(exe, speed=SPEED)
     try:
         proc = watch_proc(host.path, "--timeout", "1")
         w = Writer(host.path, [(0.0, b"\xff\x00\x00")])  # a BREAK as a Linux serial port reports it (PARMRK)

@@ -4,6 +4,9 @@
  *
  *   boids_host --frames N [--seed S] [--trace FILE] [--boids N] [--set NAME=VALUE ...]
  *   boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]
+ *   [--speed N]     (real time) the board's clock N times as fast (1 to 16):
+ *                   frames come N times as often, for tests and demos that
+ *                   need the board's behaviour, not its pace
  *   [--perturb F]   (tests of the lockstep) whenever frame F completes, add
  *                   1 to boid 0's raw x without telling anyone: a deliberate
  *                   divergence `boidsgen watch` must pin to frame F + 1
@@ -57,6 +60,7 @@ static void usage(void)
             "       boids_host [--pty] [--seconds T] [--seed S] [--boids N] [--set NAME=VALUE ...]\n"
             "       [--screenshot FILE.ppm]   write the framebuffer when the run ends\n"
             "       [--png FILE.png]          the same as PNG\n"
+            "       [--speed N]               (real time) the board's clock N times as fast, 1 to 16\n"
             "       [--perturb F]             after frame F, add 1 to boid 0's raw x, unannounced (lockstep tests)\n"
             "       (with --pty, the bytes FF 00 00 are a BREAK: it restarts, as MCLR restarts the board)\n"
             "       [--gif FILE.gif [--gif-frames N]]  animated GIF of the first N frames (default 90);\n"
@@ -147,7 +151,7 @@ static int parse_u32(const char *s, uint32_t *out)
 
 int main(int argc, char **argv)
 {
-    uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0, fd = 0;
+    uint32_t seed = BOIDS_SEED, seconds = 0, boids = 0, fd = 0, speed = 1;
     int headless = 0, use_pty = 0, have_boids = 0, i, pty_fd = -1;
     const char *trace_path = NULL, *shot = NULL, *png = NULL, *gif_path = NULL, *cost_path = NULL;
     int adaptive = 1;
@@ -171,6 +175,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--pty-fd") && parse_u32(v, &fd) && fd < 1024) pty_fd = (int)fd, use_pty = 1, i++;
         else if (!strcmp(a, "--perturb") && parse_u32(v, &perturb_at)) perturb = 1, i++;
         else if (!strcmp(a, "--m4k-cost") && v) cost_path = v, i++;
+        else if (!strcmp(a, "--speed") && parse_u32(v, &speed) && speed >= 1 && speed <= 16) i++;
         else if (!strcmp(a, "--adaptive") && v && (!strcmp(v, "on") || !strcmp(v, "off"))) adaptive = !strcmp(v, "on"), i++;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
@@ -211,6 +216,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    host_clock_speed(speed);
     if (headless) {
         host_use_virtual_time();
         host_serial_fds(-1, -1);

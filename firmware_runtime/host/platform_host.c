@@ -30,6 +30,11 @@ void plat_init(void)
     tft_init(); /* same bytes as the board's start-up (decoded by host_ili9340.c) */
 }
 
+/* --speed N: the board's clock runs N times as fast as the OS's, so the frames
+ * (paced by plat_millis) come N times as often; plat_work_us stays real. */
+static uint64_t clock_speed = 1;
+void host_clock_speed(uint32_t n) { clock_speed = n ? n : 1; }
+
 void host_use_virtual_time(void) { virtual_time = 1; }
 void host_advance_ms(uint32_t ms) { virtual_ns += (uint64_t)ms * 1000000u; }
 
@@ -39,7 +44,7 @@ static uint64_t real_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)(now.tv_sec - t_start.tv_sec) * 1000000000u + (uint64_t)now.tv_nsec - (uint64_t)t_start.tv_nsec;
 }
-static uint64_t now_ns(void) { return virtual_time ? virtual_ns : real_ns(); }
+static uint64_t now_ns(void) { return virtual_time ? virtual_ns : real_ns() * clock_speed; }
 uint32_t plat_millis(void) { return (uint32_t)(now_ns() / 1000000u); }
 uint32_t plat_micros(void) { return (uint32_t)(now_ns() / 1000u); }
 uint32_t plat_work_us(void) { return (uint32_t)(real_ns() / 1000u); }

@@ -8,6 +8,7 @@
 /* Virtual time: plat_millis() and plat_micros() read a clock the caller
  * advances, so a headless run is deterministic and as fast as the CPU allows. */
 void host_use_virtual_time(void);
+void host_clock_speed(uint32_t n); /* real time, n times as fast (--speed) */
 void host_advance_ms(uint32_t ms);
 /* In virtual time, every frame also advances the clock by cost_ns(its
  * flock size), inside the frame's timing (plat_frame_cost): the modelled
