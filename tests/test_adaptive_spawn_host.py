@@ -22,6 +22,8 @@ from codegen.commands.cli import main
 from .conftest import DEFAULT_SPEC, require_tool
 from .deadline import RUN
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the adaptive spawn over modelled runs
+
 BOIDS = [120, 180, 240, 300, 400]  # bracket the default spec's ~200 with room for faster code
 WARMUP = 60
 FRAMES = 4000  # from 100 boids, one boid a window of 8 frames: settled by ~1000

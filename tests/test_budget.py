@@ -11,6 +11,8 @@ from codegen.commands.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the firmware under qemu
+
 LOG = """\
 IN: budget_mark
 0x00400100:  jr ra

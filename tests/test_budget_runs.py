@@ -22,6 +22,8 @@ from codegen.targets.pic32.budget.runs import measure_runs
 
 from .conftest import DEFAULT_SPEC, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: whole runs under qemu
+
 TOOLS = ("gcc", "mipsel-linux-gnu-gcc", "qemu-mipsel")
 
 

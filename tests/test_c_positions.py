@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from codegen.passes.c_positions import candidates, positions
 from codegen.passes.widths import lowered
 from codegen.output.pipeline import load
 
 from .conftest import ROOT, with_capacity
+
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of spec variants
 
 BOIDS = (ROOT / "spec" / "boids.yaml").read_text(encoding="utf-8")
 # cohesion's sum over only the neighbours moving right: its count counts more than its terms

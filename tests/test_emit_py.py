@@ -26,6 +26,8 @@ from pysim.model_support import ModelMismatch, load_kernel, load_model
 from .conftest import ROOT
 from .issue_examples import RULE_DEFS
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of unusual specs, three arithmetics
+
 P = Pos(1, 1)
 F, I, B, SF, SI, SQ = Type.FIXED, Type.INT, Type.BOOL, Type.SUM_FIXED, Type.SUM_INT, Type.SQUARE
 # argument types of each op, for building one of each

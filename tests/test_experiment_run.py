@@ -26,6 +26,8 @@ from pysim.experiments.stats import mean_ci, summarise, t975, wilson
 from pysim.experiments.trials import trial_seed
 from tests.deadline import Deadline, reap
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: a Dask cluster
+
 ROOT = Path(__file__).resolve().parent.parent
 SCOUTS = ROOT / "spec" / "scouts_vga.yaml"
 

@@ -18,6 +18,9 @@ from .conftest import ROOT, require_tool
 
 # Variants render here, not in tmp_path: a kernel file that keeps its place
 # and time keeps numba's compiled cache between runs.
+
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of spec variants
+
 VARIANTS = ROOT / "build" / "tests" / "fast_sim"
 
 

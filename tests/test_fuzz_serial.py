@@ -12,6 +12,8 @@ import pytest
 
 from .conftest import ROOT, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: a million fuzzed serial lines
+
 SCRIPT = ROOT / "tools" / "fuzz_serial.sh"
 
 

@@ -18,6 +18,8 @@ from codegen.output.pipeline import checked_model
 
 from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of grid variants
+
 ONE = 1 << 15  # the default spec's s16.15
 
 

@@ -23,6 +23,8 @@ from tests.test_gui import display, make_app, pump  # noqa: F401  (display: the 
 from tests.test_gui_lockstep import SYNC, connect, in_step
 from tests.test_serial_pty import Host
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the GUI beside boards in real time
+
 LOST = 10.0  # seconds for the link to notice a killed or stopped board (its timeout is 1 s)
 
 

@@ -9,10 +9,13 @@ import re
 import time
 
 import numpy as np
+import pytest
 
 from tests.deadline import Deadline, reap
 from tests.test_gui import display, make_app, pump  # noqa: F401  (display: the Xvfb fixture)
 from tests.test_serial_pty import SPEED, Host
+
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the GUI beside a board in real time
 
 SYNC = 30.0  # seconds for connect + `watch on` + reset (well under 1 s on the host)
 MOVES = 40  # slider moves, drags and typed values, a flock-size change every 20 (the board at SPEED)

@@ -20,6 +20,8 @@ from .conftest import DEFAULT_CAPACITY, DEFAULT_SPEC, ROOT
 from .deadline import Deadline
 from .scripted_board import SILENT, FakeBoard
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: hostile boards in real time
+
 TIMEOUT = 0.5  # the client's and watch's --timeout in these tests
 ENDS_WITHIN = 30.0  # seconds a watch run may take here (start-up ~3 s, then a few timeouts) before it counts as hung
 

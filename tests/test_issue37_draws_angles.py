@@ -21,6 +21,8 @@ from .deadline import RUN
 from .issue37_rules import JITTER, STEER, spec
 from .test_rule_lang import bad_rule
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of a spec per rule
+
 JITTER_RULE = "  - {rule: jitter, amount: jitter}\n"
 STEER_RULE = "  - {rule: steer, limit: turn_max, odds: wander_odds}\n"
 

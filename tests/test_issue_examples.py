@@ -17,6 +17,8 @@ from pysim.trace import compare
 from .conftest import ROOT, require_tool
 from .issue_examples import RULE_DEFS
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: 2,000-frame parity of the examples
+
 FLOCK_PARAMS = """  wind_x: {default: 0.01, min: -1, max: 1, unit: px/frame^2}
   wind_y: {default: -0.005, min: -1, max: 1, unit: px/frame^2}
   crowd_range: {default: 12, min: 0, max: 40, unit: px}

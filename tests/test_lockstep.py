@@ -26,6 +26,8 @@ from .conftest import DEFAULT_SPEC, ROOT, RUNTIME_INCLUDES, compile_c, require_t
 from .deadline import Deadline, read_line, reap, terminate
 from .test_serial_pty import SPEED, WAIT, Host, Link
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: watch beside boards in real time
+
 WATCH_LIMIT = 90.0  # seconds a watch run may take before the test calls it hung (never a speed check)
 
 

@@ -16,6 +16,8 @@ from codegen.commands.parity import prepare, run_parity, simulator_trace
 
 from .conftest import ROOT, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of a spec per rule
+
 FOOD = ROOT / "spec" / "lab_tft_food.yaml"
 
 # sha256 of the simulator's 2000-frame traces (the `# spec` lines left out) of spec/extensions.yaml and

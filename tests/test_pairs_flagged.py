@@ -20,6 +20,8 @@ from .conftest import ROOT, require_tool
 from .test_pairs_once import _spec, firmware_stats, pair_stats
 
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: long parity runs of grid variants
+
 def test_no_frame_of_500_boids_runs_the_full_loop(tmp_path):
     """The capacity-500 synchronous grid copy of the default spec, seed 1:
     before flagging, 213 of the first 1,502 frames (the first at frame 902)

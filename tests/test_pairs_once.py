@@ -24,6 +24,8 @@ from codegen.spec.loader import load_spec
 from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of spec variants
+
 def _spec(tmp_path: Path, capacity: int, grid: bool, visual_range: int = 20, **defaults) -> Path:
     """The default spec, synchronous at `capacity` (with the grid or not), its
     parameters' defaults changed (visual_range and any of `defaults`)."""

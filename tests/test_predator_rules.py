@@ -11,6 +11,8 @@ from codegen.commands.parity import prepare, run_parity, simulator_trace
 
 from .conftest import ROOT, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of a spec per rule
+
 STALK = """\
   stalk:
     description: a predator picks the nearest boid in range and steers at it

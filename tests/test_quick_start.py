@@ -17,6 +17,8 @@ import pytest
 from .conftest import ROOT
 from .test_readme import quick_start_commands
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: a virtualenv and an install
+
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SETUP_AND_RUN = 900  # seconds: a fresh virtualenv's pip install (numba, dask, matplotlib) plus one build

@@ -21,6 +21,8 @@ from codegen.targets.rp2040.uf2 import RP2040_FAMILY, parse_uf2, uf2_from_bin
 from tests.conftest import ROOT, RUNTIME, compile_c, require_tool
 from tests.deadline import RUN
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the RP2040 in rp2040js, pico-sdk builds
+
 SCOUTS = ROOT / "spec" / "scouts_vga.yaml"
 SHARED_SDK = ROOT.parent / "shared" / "pico-sdk"
 

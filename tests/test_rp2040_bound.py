@@ -4,6 +4,7 @@ and the profile of where a frame's cycles go (profile.py), folded from a
 real run in rp2040js."""
 from __future__ import annotations
 
+import pytest
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from codegen.targets.rp2040.budget import Frame
 from tests.conftest import ROOT
 from tests.test_rp2040 import rp2040_tools  # noqa: F401 - the fixture
 
+
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the RP2040 in rp2040js
 
 def test_the_sweep_counts_the_pairs_in_range_as_all_pairs_do():
     rng = np.random.default_rng(7)

@@ -14,6 +14,8 @@ from tests.test_gui import display, make_app, pump  # noqa: F401  (display: the 
 from tests.test_gui_lockstep import in_step
 from tests.test_rp2040 import SCOUTS, rp2040_tools, scouts_rp2040  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the RP2040 in rp2040js behind the GUI
+
 SYNC = 120.0  # seconds for connect + `watch on` + reset: rp2040js runs at about a third of real time
 STEP = 90.0  # seconds for the frames after the change
 

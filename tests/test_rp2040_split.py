@@ -18,6 +18,8 @@ from codegen.commands.cli import main
 from tests.conftest import ROOT, require_tool
 from tests.test_rp2040 import rp2040_tools  # noqa: F401 - the fixture
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the RP2040 in rp2040js, pico-sdk builds
+
 SYNC_GRID = "update_order: synchronous\nperformance: {grid: true}"
 
 

@@ -14,6 +14,8 @@ from codegen.spec.loader import load_spec
 from pysim.checked_arith import OverflowFound
 from pysim.engine import Simulation, checked_simulation
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: a checked kernel compiled for every spec
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 

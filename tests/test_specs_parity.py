@@ -14,6 +14,8 @@ from pysim.trace import compare
 
 from .conftest import ROOT, require_tool
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: every spec, both orders, its own kernels
+
 SPECS = sorted((ROOT / "spec").glob("*.yaml"))
 
 

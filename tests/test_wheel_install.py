@@ -28,7 +28,7 @@ from .test_serial_pty import Host
 
 # Each step is bounded by RUN; all of them took 25-35 s here, numba's cache cold
 # (not `slow`: a packaging slip, e.g. a new subfolder left out of the wheel, shows in every run).
-pytestmark = pytest.mark.timeout(8 * RUN)
+pytestmark = [pytest.mark.timeout(8 * RUN), pytest.mark.slow]  # the quick tier (-m "not slow") leaves it out: a wheel, a virtualenv and an install
 
 
 def _run(cmd: list, cwd: Path, env: dict | None = None) -> str:

@@ -21,6 +21,8 @@ from .test_pairs_once import _frames
 from .test_pairs_once import _spec as grid_spec
 
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of grid variants
+
 def _with(tmp_path: Path, name: str, **defaults) -> Path:
     """The default spec at capacity 500, synchronous with the grid, its parameters' defaults changed."""
     return grid_spec(tmp_path / name, 500, True, **defaults)

@@ -23,6 +23,8 @@ from .test_pairs_once import _spec as grid_spec
 from .test_window_sums import _with as window_spec
 
 
+pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: parity of spec variants
+
 def _with(tmp_path: Path, name: str, ranges: dict | None = None, **defaults) -> Path:
     """The default spec at capacity 500, synchronous with the grid, its
     parameters' defaults changed, and `ranges`: {param: (min, max)}."""
