@@ -32,36 +32,41 @@ class UnsafeCache(OSError):
     """The kernel cache folder is not private; str() is one line naming it."""
 
 
-def _refuse(path: Path, why: str) -> UnsafeCache:
-    return UnsafeCache(f"kernel cache {path}: {why}; numba runs what it finds there, so boidsgen uses only a folder "
-                       "of your own that nobody else can write (chmod go-w it, or set BOIDSGEN_KERNEL_CACHE to "
-                       "such a folder)")
+# (what the folder is, what runs from it, the variable that names another): the kernel cache's by
+# default; codegen/targets/host/build_cache.py holds its folder to the same rule with its own words
+KERNELS = ("kernel cache", "numba runs what it finds there", "BOIDSGEN_KERNEL_CACHE")
 
 
-def check_private(path: Path) -> Path:
+def _refuse(path: Path, why: str, cache: tuple = KERNELS) -> UnsafeCache:
+    what, runs, env = cache
+    return UnsafeCache(f"{what} {path}: {why}; {runs}, so boidsgen uses only a folder of your own that nobody "
+                       f"else can write (chmod go-w it, or set {env} to such a folder)")
+
+
+def check_private(path: Path, cache: tuple = KERNELS) -> Path:
     """path, if it is a real folder (not a link) owned by this user and not
     writable by group or others; UnsafeCache otherwise."""
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode):
-        raise _refuse(path, "a symbolic link")
+        raise _refuse(path, "a symbolic link", cache)
     if not stat.S_ISDIR(st.st_mode):
-        raise _refuse(path, "not a folder")
+        raise _refuse(path, "not a folder", cache)
     if not hasattr(os, "getuid"):  # Windows: no owner or mode bits here; the profile folder's ACLs guard it
         return path
     if st.st_uid != os.getuid():
-        raise _refuse(path, f"owned by user id {st.st_uid}, not by you ({os.getuid()})")
+        raise _refuse(path, f"owned by user id {st.st_uid}, not by you ({os.getuid()})", cache)
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise _refuse(path, f"writable by group or others (mode {stat.S_IMODE(st.st_mode):o})")
+        raise _refuse(path, f"writable by group or others (mode {stat.S_IMODE(st.st_mode):o})", cache)
     return path
 
 
-def private_dir(path: Path) -> Path:
+def private_dir(path: Path, cache: tuple = KERNELS) -> Path:
     """path created (mode 0700) if missing, then check_private."""
     try:
         path.mkdir(mode=0o700)
     except FileExistsError:
         pass
-    return check_private(path)
+    return check_private(path, cache)
 
 
 _process_dir: Path | None = None

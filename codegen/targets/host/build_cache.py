@@ -41,17 +41,14 @@ _DEFAULTED = re.compile(r"(?m)^(\w+) \?=")  # make takes these from the environm
 
 def root() -> Path | None:
     """The cache folder (private, created if missing), or None when the variable is unset."""
-    from pysim.kernel_cache import UnsafeCache, private_dir
+    from pysim.kernel_cache import private_dir
 
     env = os.environ.get(ENV)
     if not env:
         return None
     path = Path(env).absolute()
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        return private_dir(path)
-    except UnsafeCache as e:
-        raise UnsafeCache(str(e).replace("kernel cache", "build cache", 1).replace("BOIDSGEN_KERNEL_CACHE", ENV))
+    return private_dir(path, ("build cache", "boidsgen runs the programs it finds there", ENV))
 
 
 @lru_cache(maxsize=None)
