@@ -107,9 +107,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from pysim.jit_call import call
+
 # this file and the parts it serves as its own (below): the float and checked
 # arithmetics, and the magnitude compares
-_PARTS = ("fxops_float", "fxops_checked", "fx_mag", "fx_draws", "fx_angles", "angle_tables")
+_PARTS = ("fxops_float", "fxops_checked", "fx_mag", "fx_draws", "fx_angles", "angle_tables", "jit_call")
 SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes() + b"".join(
     (Path(__file__).parent / f"{p}.py").read_bytes() for p in _PARTS)).hexdigest()[:16]
 
@@ -117,7 +119,7 @@ INT32_MIN = -(1 << 31)
 INT32_MAX = (1 << 31) - 1
 
 _jit = njit(cache=True, inline="always")
-_jit_noinline = njit(cache=True)  # loops: fx_isqrt64 (LLVM still may inline)
+_jit_noinline = call  # loops: fx_isqrt64 (LLVM still may inline); typed by kind (pysim/jit_call.py)
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -357,6 +359,8 @@ def __getattr__(name: str):
     fx_mag* functions, which the others do not define."""
     import importlib
 
+    if name.startswith("__"):  # `from pysim.fxops import *` asks for __all__: no part has to load for it
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     own = {"fx_mag": ("fx_mag", "fl_mag", "ck_mag"), "fx_draws": _DRAW_NAMES, "fx_angles": _ANGLE_NAMES}
     for part in ("fx_mag", "fx_draws", "fx_angles", "fxops_float", "fxops_checked"):
         mod = importlib.import_module(f"{__package__}.{part}")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from pysim.fxops import *  # noqa: F401,F403  (the fx_ functions each ck_ returns the value of)
-from pysim.fxops import _U0, _U1, _jit, _jit_noinline, _tdiv  # noqa: F401
+from pysim.fxops import _U0, _U1, _jit, _tdiv  # noqa: F401
+from pysim.jit_call import call
 
 # ---------------------------------------------------------------------------
 # checked fixed point (ck_): fx_ + a record of results outside 32 bits
@@ -17,7 +18,7 @@ from pysim.fxops import _U0, _U1, _jit, _jit_noinline, _tdiv  # noqa: F401
 # Each ck_ is a call, not inlined as the fx_ are: a checked kernel inlining them all took numba
 # six times as long to compile (lab_tft_food: 32 s against 5 s), and only --check-overflow runs pay
 # for the calls. The ck_ themselves are compiled once per machine (numba's cache, cache=True).
-_jit_call = _jit_noinline
+_jit_call = call  # one compiled copy per argument kinds, not per call site's constant
 
 ST_COUNT, ST_SITE, ST_VALUE, ST_KIND = 0, 1, 2, 3
 OVERFLOW, SHIFT = 1, 2
@@ -38,7 +39,7 @@ def status_finding(st) -> tuple[int, int, str] | None:
     return int(st[ST_SITE]), int(st[ST_VALUE]), "overflow" if st[ST_KIND] == OVERFLOW else "shift"
 
 
-@_jit_noinline
+@call
 def _record(st, site, value, kind):
     # the rare path: a call, not inlined (keeps checked code small to compile)
     if st[ST_COUNT] == 0:
