@@ -23,7 +23,8 @@ def test_pytest_timeout_is_loaded_with_a_default(request):
 
 def test_a_hung_test_fails_and_the_next_one_still_runs(tmp_path):
     """Our configuration (pyproject.toml), its timeout cut to 1 s, on a test
-    blocked for ever in a read from a pipe nobody writes to."""
+    blocked for ever in a read from a pipe nobody writes to (in one process:
+    xdist's workers would only add their start-up)."""
     (tmp_path / "test_hang.py").write_text(textwrap.dedent("""
         import os
 
@@ -36,7 +37,7 @@ def test_a_hung_test_fails_and_the_next_one_still_runs(tmp_path):
     """))
     start = time.monotonic()
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c",
-                          str(ROOT / "pyproject.toml"), "-o", "timeout=1", str(tmp_path / "test_hang.py")],
+                          str(ROOT / "pyproject.toml"), "-o", "timeout=1", "-n", "0", str(tmp_path / "test_hang.py")],
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert res.returncode == 1, res.stdout + res.stderr
     assert "Timeout" in res.stdout and "1 failed, 1 passed" in res.stdout, res.stdout
