@@ -85,3 +85,97 @@ def test_the_schema_says_which_pins_the_header_carries():
     board = Spec.model_json_schema()["$defs"]["BoardRp2040"]["properties"]
     assert "GP0-GP22 or GP26-GP28" in board["hsync"]["description"]
     assert "header" in board["rgb_base"]["description"]
+
+
+# ---------------------------------------------------------------- 1: JavaScript only from the tool's own copy
+
+def _forged_rp2040js(folder: Path, version: str = "1.4.1") -> Path:
+    """folder/node_modules/rp2040js: a package whose entry module, when imported, writes a file beside it."""
+    pkg = folder / "node_modules" / "rp2040js"
+    (pkg / "dist" / "esm").mkdir(parents=True)
+    (pkg / "package.json").write_text(f'{{"name": "rp2040js", "version": "{version}"}}', encoding="utf-8")
+    (pkg / "dist" / "esm" / "index.js").write_text(
+        "import { writeFileSync } from 'node:fs';\n"
+        f"writeFileSync({str(folder / 'RAN')!r}, 'forged rp2040js ran');\n"
+        "export class Simulator {}\nexport class ConsoleLogger {}\nexport const LogLevel = {};\n", encoding="utf-8")
+    return pkg
+
+
+def _tools_own_rp2040js() -> None:
+    require_tool("node")
+    if not (ROOT / "node_modules" / "rp2040js").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("rp2040js is not installed: `npm ci` (tools/setup.sh)")
+        pytest.skip("rp2040js is not installed: `npm ci` (tools/setup.sh)")
+
+
+def test_node_modules_of_the_working_folder_never_run(tmp_path, monkeypatch):
+    """A project (or any folder one stands in) carrying node_modules/rp2040js: the emulator loads the tool's
+    own pinned copy; the forged module never runs, even when the image it is given is not an image."""
+    from codegen.targets.host.make_run import BuildError
+    from codegen.targets.rp2040 import tools
+    from codegen.targets.rp2040.emulator import run_image
+
+    _tools_own_rp2040js()
+    monkeypatch.delenv("BOIDSGEN_RP2040JS", raising=False)
+    _forged_rp2040js(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    elf = tmp_path / "not.elf"
+    elf.write_bytes(b"not an ELF")
+    with pytest.raises(BuildError):
+        run_image(elf)
+    assert not (tmp_path / "RAN").exists()
+    assert tools.emulator()[1] == (ROOT / "node_modules" / "rp2040js" / "dist" / "esm" / "index.js").resolve()
+
+
+def test_a_named_rp2040js_must_be_the_pinned_version(tmp_path, monkeypatch):
+    from codegen.targets.host.make_run import BuildError
+    from codegen.targets.rp2040 import tools
+
+    require_tool("node")
+    pkg = _forged_rp2040js(tmp_path, version="1.3.0")
+    monkeypatch.setenv(tools.RP2040JS_ENV, str(pkg))
+    with pytest.raises(BuildError) as e:
+        tools.emulator()
+    msg = str(e.value)
+    assert "\n" not in msg and tools.RP2040JS_ENV in msg and str(pkg) in msg and "1.3.0" in msg, msg
+    assert "not the pinned 1.4.1" in msg
+    (pkg / "package.json").write_text('{"name": "rp2040js", "version": "1.4.1"}', encoding="utf-8")
+    assert tools.emulator()[1] == (pkg / "dist" / "esm" / "index.js").resolve()  # the one the user named
+    monkeypatch.setenv(tools.RP2040JS_ENV, str(tmp_path / "nothing"))
+    with pytest.raises(BuildError, match="is not an rp2040js package"):
+        tools.emulator()
+
+
+def test_the_tools_own_copy_is_checked_and_the_pin_is_one(tmp_path, monkeypatch):
+    """package.json, package-lock.json and tools.RP2040JS_VERSION pin one version; a copy of another version
+    in the tool's own node_modules is refused as a named one is."""
+    import json
+
+    from codegen.targets.host.make_run import BuildError
+    from codegen.targets.rp2040 import tools
+
+    require_tool("node")
+    assert json.loads((ROOT / "package.json").read_text())["dependencies"]["rp2040js"] == tools.RP2040JS_VERSION
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert lock["packages"]["node_modules/rp2040js"]["version"] == tools.RP2040JS_VERSION
+    monkeypatch.delenv(tools.RP2040JS_ENV, raising=False)
+    _forged_rp2040js(tmp_path / "tool", version="9.9.9")
+    monkeypatch.setattr(tools, "TOOL_ROOT", tmp_path / "tool")
+    with pytest.raises(BuildError, match=r"holds rp2040js 9\.9\.9, not the pinned 1\.4\.1"):
+        tools.emulator()
+
+
+def test_an_installed_tool_says_how_to_install_rp2040js_and_name_it(tmp_path, monkeypatch):
+    from codegen.targets.host.make_run import BuildError
+    from codegen.targets.rp2040 import tools
+
+    require_tool("node")
+    monkeypatch.delenv(tools.RP2040JS_ENV, raising=False)
+    _forged_rp2040js(tmp_path)  # in the working folder: not looked at
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tools, "TOOL_ROOT", tmp_path / "site-packages")  # a wheel: no package.json around it
+    with pytest.raises(BuildError) as e:
+        tools.emulator()
+    msg = str(e.value)
+    assert "\n" not in msg and "npm install rp2040js@1.4.1" in msg and "BOIDSGEN_RP2040JS=" in msg, msg
