@@ -293,6 +293,10 @@ def test_removing_goes_through_one_helper_that_refuses_links(tmp_path):
             fn(p)
     remove_tree(tmp_path / "d")
     remove_file(tmp_path / "f")
+    (tmp_path / "not-a-folder").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
+    remove_tree(tmp_path / "not-a-folder")  # where a folder should be: removed, not an internal error
+    remove_tree(tmp_path / "fifo")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ld", "lf"]
 
 

@@ -139,8 +139,10 @@ def remove_tree(folder: str | Path) -> None:
     folder = _abs(folder)
     if folder.is_symlink():
         raise _refuse_removing(folder)
-    if folder.exists():
+    if folder.is_dir():
         shutil.rmtree(folder)
+    elif folder.exists():  # a file (or a FIFO) where the folder should be: it goes too
+        folder.unlink()
 
 
 def remove_file(path: str | Path) -> None:
