@@ -220,8 +220,9 @@ class BoardRp2040(Strict):
     @model_validator(mode="after")
     def pins_apart(self):
         used: dict[int, str] = {}
+        rgb = range(self.rgb_base, self.rgb_base + rp2040_pins.RGB_PINS)
         for name, pins in (("hsync", [self.hsync]), ("vsync", [self.vsync]), ("uart_tx", [self.uart_tx]),
-                           ("uart_rx", [self.uart_rx]), ("rgb_base", range(self.rgb_base, self.rgb_base + rp2040_pins.RGB_PINS))):
+                           ("uart_rx", [self.uart_rx]), ("rgb_base", rgb)):
             for pin in pins:
                 if pin in used:
                     raise PydanticCustomError("pin_twice", "GP{pin} is both {a} and {b}",

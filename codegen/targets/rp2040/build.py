@@ -86,9 +86,12 @@ def check_build(spec_path, outdir: Path, bdir: Path) -> Path:
     root = project_root(spec_path)
     rp = check_folder(Path(bdir) / "rp2040", root)
     sdk = os.environ.get("PICO_SDK_PATH", "")
-    for path, what in ((root.resolve(), "the project folder"), (Path(outdir).resolve(), "the output folder"),
-                       (rp.resolve(), "the build folder"), (Path(sdk).absolute() if sdk else None, "PICO_SDK_PATH")):
-        why = path is not None and refusal(str(path), RP2040_TOOLS, what)
+    handed = [(root.resolve(), "the project folder"), (Path(outdir).resolve(), "the output folder"),
+              (rp.resolve(), "the build folder")]
+    if sdk:
+        handed.append((Path(sdk).expanduser().resolve(), "PICO_SDK_PATH"))
+    for path, what in handed:  # as cmake gets them: absolute, links resolved
+        why = refusal(str(path), RP2040_TOOLS, what)
         if why:
             raise OutputError(f"RP2040 build: {why}")
     return rp

@@ -45,7 +45,7 @@ def _records() -> Path | None:
 
 
 def _key(cmake_dir: Path) -> str:
-    return hashlib.sha256(os.fsencode(os.path.abspath(cmake_dir))).hexdigest()[:40]
+    return hashlib.sha256(os.fsencode(os.path.realpath(cmake_dir))).hexdigest()[:40]  # one folder, one key
 
 
 def digest(cmake_dir: Path, src: Path) -> str | None:
