@@ -9,9 +9,10 @@ pico-sdk's: cmake takes its folders whole), so every folder above the project
 counts: a `;` is cmake's list separator (`semi;colon` made a sibling
 `semi/`), `$` starts cmake's variables and generator expressions and is
 ninja's escape, ld's -Map= puts the output's name for a `%` and gcc splits
--Wl, at a `,`. What is not in the table was built with (a folder named
-p'q(r)s[t]u{v}w&a*b?c!d@f=hi+j~k^l, spaces and backquotes build too) (tests/test_hostile_paths.py,
-tests/test_hostile_rp2040_tools.py)."""
+-Wl, at a `,`; cmake refuses `#`, `<` and `>` in a custom command's output.
+What is not in the table was built with: a project folder named
+p'q(r)s[t]u{v}w&a*b?c!d@f=hi+j~k^l built and ran, spaces and backquotes
+too (tests/test_hostile_paths.py, tests/test_hostile_rp2040_tools.py)."""
 from __future__ import annotations
 
 from pathlib import PurePosixPath
@@ -24,7 +25,7 @@ _CONTROL = {chr(c): "a control character" for c in range(0x20)} | {"\x7f": "a co
 # tool -> character -> why the tool cannot carry it in a path (a deny-list: all else builds)
 CANNOT: dict[str, dict[str, str]] = {
     "cmake": {";": "its list separator", "$": "the start of its variables and generator expressions",
-              '"': "its quote", "\\": "its escape", "#": "the start of its comments",
+              '"': "its quote", "\\": "its escape", "#": "refused in a custom command's output",
               "<": "refused in a custom command's output", ">": "refused in a custom command's output",
               ":": "cut off in its external projects' rule names", **_CONTROL},
     "ninja": {"$": "its escape", "|": "its implicit-input separator, which cmake leaves unescaped",
