@@ -49,6 +49,10 @@ def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, ta
         bdir = out / "build"
     else:
         out = output_dir(spec_path, spec.name)
+    if target == "rp2040":  # its folders refused before anything is written (build_rp2040 checks them too)
+        from codegen.targets.rp2040.build import check_build
+
+        check_build(spec_path, out, bdir)
     exe = build_host(spec_path, m, out, bdir)
     if target == "host-threads":
         exe = threads_build(spec_path, out, bdir)

@@ -12,13 +12,17 @@ folder). Such a folder is refused with one line naming the link
 Reads of generated or project files go through pysim/bounded_read.py:
 regular files of bounded size only.
 
+Removing goes through remove_tree and remove_file: a link there is refused,
+naming it, never followed nor removed in its target's stead.
+
 Public, for every writer (pipeline, build, parity's variants, experiment
---out): check_folder, claim_folder, prepare_folder; for readers: read_text,
-existing_text.
+--out): check_folder, claim_folder, prepare_folder, remove_tree,
+remove_file; for readers: read_text, existing_text.
 """
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from pysim.bounded_read import MAX_FILE_BYTES, UnreadableFile, read_text_bounded
@@ -121,6 +125,32 @@ def prepare_folder(folder: str | Path, root: str | Path | None = None) -> Path:
     folder = check_folder(folder, root)
     folder.mkdir(parents=True, exist_ok=True)
     return check_folder(folder, root)  # a link that appeared while creating it
+
+
+def _refuse_removing(path: Path) -> OutputError:
+    return OutputError(f"{path} is a symbolic link (to {_link_text(path)}): boidsgen removes only its own files "
+                       "and folders, never through a link; remove the link")
+
+
+def remove_tree(folder: str | Path) -> None:
+    """Remove a folder boidsgen made, with everything in it; a link there (to a
+    folder or not) is refused with one line naming it. Links inside are removed
+    as links (shutil.rmtree never follows them)."""
+    folder = _abs(folder)
+    if folder.is_symlink():
+        raise _refuse_removing(folder)
+    if folder.is_dir():
+        shutil.rmtree(folder)
+    elif folder.exists():  # a file (or a FIFO) where the folder should be: it goes too
+        folder.unlink()
+
+
+def remove_file(path: str | Path) -> None:
+    """Remove a file boidsgen wrote, if it is there; a link there is refused, naming it."""
+    path = _abs(path)
+    if path.is_symlink():
+        raise _refuse_removing(path)
+    path.unlink(missing_ok=True)
 
 
 def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:

@@ -88,7 +88,7 @@ class UnsafePath(ValueError):
     pass
 
 
-_MAKE_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-~@,=")
+from codegen.spec.tool_paths import MAKE_SAFE as _MAKE_SAFE  # noqa: E402 - the one table of what each tool can carry
 
 
 def make_path(p: str) -> str:

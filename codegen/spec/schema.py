@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from codegen.spec.schema_base import Name, Number, Strict
 from codegen.spec.schema_course import Course
 from codegen.targets.pic32.pins import NOT_ON_PART, PACKAGE_PIN, PART
+from codegen.targets.rp2040 import pins as rp2040_pins
 
 
 class BoidLook(Strict):
@@ -183,7 +184,21 @@ class BoardTft(Strict):
     madctl: int = Field(0x28, ge=0, le=255, description="ILI9340 memory access control (0x28: landscape)")
 
 
-Gpio = Annotated[int, Field(ge=0, le=28, description="an RP2040 GPIO (GPn) on the Pico's header")]
+def _on_header(pin: int, count: int = 1, what: str = "") -> int:
+    """pin (and the count - 1 pins after it) on the Pico's header, else a located error naming them."""
+    off = rp2040_pins.missing(pin, count)
+    if off:
+        why = "; ".join(f"GP{p}: {rp2040_pins.why_not(p)}" for p in off)
+        raise PydanticCustomError("pin_off_header", "{what}{pins} not on the Pico's header ({why}); the header "
+                                  "carries {header}", {"what": what, "why": why, "header": rp2040_pins.HEADER_TEXT,
+                                                       "pins": ", ".join(f"GP{p}" for p in off)
+                                                       + (" is" if len(off) == 1 else " are")})
+    return pin
+
+
+Gpio = Annotated[int, Field(ge=0, le=28, description="an RP2040 GPIO (GPn) on the Pico's header: "
+                            f"{rp2040_pins.HEADER_TEXT} (GP23-GP25 and GP29 are wired on the board)"),
+                 AfterValidator(_on_header)]
 
 
 class BoardRp2040(Strict):
@@ -192,15 +207,22 @@ class BoardRp2040(Strict):
 
     hsync: Gpio = 16
     vsync: Gpio = 17
-    rgb_base: Gpio = Field(18, le=25, description="the first of 4 consecutive GPIOs: green low, green high, blue, red")
+    rgb_base: Gpio = Field(18, description="the first of 4 consecutive GPIOs on the Pico's header (GP0-GP19 "
+                           "as the first: GP23-GP25 are not on it): green low, green high, blue, red")
     uart_tx: Literal[0, 12, 16, 28] = Field(0, description="UART0 TX: GP0, GP12, GP16 or GP28")
     uart_rx: Literal[1, 13, 17] = Field(1, description="UART0 RX: GP1, GP13 or GP17")
+
+    @field_validator("rgb_base", mode="after")
+    @classmethod
+    def rgb_run_on_header(cls, v: int) -> int:
+        return _on_header(v, rp2040_pins.RGB_PINS, f"rgb_base {v} needs GP{v}-GP{v + rp2040_pins.RGB_PINS - 1}: ")
 
     @model_validator(mode="after")
     def pins_apart(self):
         used: dict[int, str] = {}
+        rgb = range(self.rgb_base, self.rgb_base + rp2040_pins.RGB_PINS)
         for name, pins in (("hsync", [self.hsync]), ("vsync", [self.vsync]), ("uart_tx", [self.uart_tx]),
-                           ("uart_rx", [self.uart_rx]), ("rgb_base", range(self.rgb_base, self.rgb_base + 4))):
+                           ("uart_rx", [self.uart_rx]), ("rgb_base", rgb)):
             for pin in pins:
                 if pin in used:
                     raise PydanticCustomError("pin_twice", "GP{pin} is both {a} and {b}",

@@ -39,6 +39,10 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True, targets: 
     spec = m.spec
     out = output_dir(spec_path, m.name)
     bdir = build_dir(spec_path, m.name)
+    if "rp2040" in (targets or m.spec.board.targets):  # its folders refused before anything is written
+        from codegen.targets.rp2040.build import check_build
+
+        check_build(spec_path, out, bdir)
     t0 = time.perf_counter()
     exe = build_host(spec_path, m, out, bdir, gated=True)
     dt = time.perf_counter() - t0

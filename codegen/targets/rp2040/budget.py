@@ -94,18 +94,22 @@ def build_for(spec_path, boids: list[int], grid: bool):
     from codegen.spec.loader import load_spec
     from codegen.spec.project import build_dir, output_dir
     from codegen.spec.variants import spec_variant
-    from codegen.targets.rp2040.build import build_rp2040
+    from codegen.targets.rp2040.build import build_rp2040, check_build
 
     spec, _ = load_spec(spec_path)
     checked_model(spec_path)  # the spec as written passes the range gate; a larger capacity is a what-if
     cap = max(max(boids), spec.flock.capacity)
-    if cap == spec.flock.capacity and not grid:  # the spec's own build
+    own = cap == spec.flock.capacity and not grid  # the spec's own build, else a variant
+    if own:
         out, bdir = output_dir(spec_path, spec.name), build_dir(spec_path, spec.name)
-        m = build_model(spec, spec_path)
-        emit(spec_path, m, out, gated=True)
     else:
         out = build_dir(spec_path, spec.name) / "variants" / (f"capacity={cap}" + ("-grid" if grid else ""))
         bdir = out / "build"
+    check_build(spec_path, out, bdir)  # before anything is written (build_rp2040 checks it too)
+    if own:
+        m = build_model(spec, spec_path)
+        emit(spec_path, m, out, gated=True)
+    else:
         over = dict(order="synchronous", grid=True) if grid else {}
         m = render_variant(spec_variant(spec, capacity=cap, **over), spec_path, out)
     return m, build_rp2040(spec_path, m, out, bdir), out

@@ -1,5 +1,6 @@
 """Build the RP2040 firmware: generate, configure the pico-sdk project
-(once per build folder), build both images with ninja, write the board
+(once per build folder, and only a folder boidsgen configured is reused:
+build_record.py), build both images with ninja, write the board
 image's UF2 ourselves (uf2.py), report flash and RAM against the RP2040's.
 
 The project is the spec's generated/<name>/firmware/rp2040/ when its
@@ -8,7 +9,7 @@ spec) it is rendered into build/<name>/rp2040/project/, pointed at the
 generated firmware."""
 from __future__ import annotations
 
-import shutil
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from codegen.output.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
 from codegen.spec.project import project_root
-from codegen.targets.rp2040 import compiler_cache, project
+from codegen.targets.rp2040 import build_record, compiler_cache, project
 from codegen.targets.rp2040.tools import build_tools
 from codegen.targets.rp2040.uf2 import uf2_from_bin
 
@@ -73,23 +74,53 @@ def sizes(elf: Path) -> tuple[int, int]:
     return text + data, data + bss
 
 
+def check_build(spec_path, outdir: Path, bdir: Path) -> Path:
+    """The RP2040 build's write guard, before anything is written or run: bdir/rp2040 has no link on the way
+    from the project and none inside leading out (codegen/output/safe_paths.py), and no path cmake, ninja
+    or ld are handed holds a character they cannot carry (codegen/spec/tool_paths.py); OutputError naming
+    it otherwise. build_rp2040 calls it first (no caller can forget it); a command calls it before it
+    writes anything else too, so a refused build writes nothing. Returns bdir/rp2040, absolute."""
+    from codegen.output.safe_paths import OutputError, check_folder
+    from codegen.spec.tool_paths import RP2040_TOOLS, refusal
+
+    root = project_root(spec_path)
+    rp = check_folder(Path(bdir) / "rp2040", root)
+    sdk = os.environ.get("PICO_SDK_PATH", "")
+    handed = [(root.resolve(), "the project folder"), (Path(outdir).resolve(), "the output folder"),
+              (rp.resolve(), "the build folder")]
+    if sdk:
+        handed.append((Path(sdk).expanduser().resolve(), "PICO_SDK_PATH"))
+    for path, what in handed:  # as cmake gets them: absolute, links resolved
+        why = refusal(str(path), RP2040_TOOLS, what)
+        if why:
+            raise OutputError(f"RP2040 build: {why}")
+    return rp
+
+
 def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
     """Both images of m's generated output in outdir (already emitted), built in bdir/rp2040/."""
+    from codegen.output.safe_paths import prepare_folder, remove_tree
+
+    check_build(spec_path, outdir, bdir)
     tools = build_tools()
-    (bdir / "rp2040").mkdir(parents=True, exist_ok=True)
-    with folder_lock(bdir / "rp2040"):  # another boidsgen building this spec: one after the other
+    rp = prepare_folder(Path(bdir) / "rp2040", project_root(spec_path))
+    with folder_lock(rp):  # another boidsgen building this spec: one after the other
         src, extra = project_folder(spec_path, m, outdir, bdir)
-        cmake_dir = bdir / "rp2040" / "cmake"
-        cache = cmake_dir / "CMakeCache.txt"
-        if cache.is_file() and f"CMAKE_HOME_DIRECTORY:INTERNAL={src.resolve()}\n" not in cache.read_text():
-            shutil.rmtree(cmake_dir)  # configured for another source folder: cmake would refuse it
+        cmake_dir = rp / "cmake"
+        if (cmake_dir.exists() or cmake_dir.is_symlink()) and not build_record.matches(cmake_dir, src.resolve()):
+            build_record.forget(cmake_dir)
+            remove_tree(cmake_dir)  # not configured by boidsgen, or changed since: nothing in it is trusted
         env = compiler_cache.environment(project_root(spec_path))
-        if not cache.is_file():
-            _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
-                  f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra], env=env)
-        _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
+        try:
+            if not (cmake_dir / "CMakeCache.txt").is_file():
+                _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
+                      f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra], env=env)
+            _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
+        finally:
+            if (cmake_dir / "CMakeCache.txt").is_file():
+                build_record.record(cmake_dir, src.resolve())  # what our cmake and ninja made, as they left it
         elf = cmake_dir / f"{BOARD_IMAGE}.elf"
-        uf2 = bdir / "rp2040" / f"{BOARD_IMAGE}.uf2"
+        uf2 = rp / f"{BOARD_IMAGE}.uf2"
         uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes()))
     flash, ram = sizes(elf)
     if flash > FLASH_BYTES or ram > SRAM_BYTES:
