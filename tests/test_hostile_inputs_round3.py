@@ -188,3 +188,90 @@ def test_aliases_may_not_add_more_characters_than_a_file_holds(tmp_path):
     assert (issue.line, issue.col) == (line, len("more: [") + 1 + 4 * (MAX_ALIAS_CHARS // 20000)), issue
     # the same text once, and a few short aliases, are fine
     assert event_issue("s.yaml", BOIDS + 'notes: &n "' + "x" * 20000 + '"\nmore: [*n, *n]\n') is None
+
+
+# ---------------------------------------------------------------- 6: a poisoned resume
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> tuple[Path, Path]:
+    """(experiment file, its --out) of one small finished run: two rows."""
+    root = tmp_path_factory.mktemp("resume")
+    f = _experiment(root)
+    out = root / "out"
+    assert main(["experiment", str(f), "--workers", "0", "--out", str(out)]) == 0
+    return f, out
+
+
+def _row(out: Path) -> dict:
+    return json.loads((out / "rows.jsonl").read_text(encoding="utf-8").splitlines()[0])
+
+
+def _line(**change) -> str:
+    return json.dumps(change, separators=(",", ":"))
+
+
+def _poisons(out: Path) -> list[tuple[str, str, str]]:
+    """(name, the line put in place of the first row, what the refusal says)."""
+    r = _row(out)
+    nan = dict(r, metrics={"polarisation": float("nan")})
+    return [
+        ("deep", "[" * 100000 + "]" * 100000, "longer than"),
+        ("nested", "[" * 5000 + "]" * 5000, "nested deeper than a row"),
+        ("nan", json.dumps(nan, separators=(",", ":")), "NaN is not a number"),
+        ("inf", json.dumps(r).replace(json.dumps(r["metrics"]), '{"polarisation": 1e999}'), "beyond any"),
+        ("infinity", json.dumps(r).replace(json.dumps(r["metrics"]), '{"polarisation": -Infinity}'), "Infinity"),
+        ("bool", _line(**dict(r, point=True)), "'point' is not a whole number"),
+        ("extra key", _line(**dict(r, code="x")), "not the keys a row has"),
+        ("list", "[1, 2]", "not a row"),
+        ("digits", _line(**dict(r, metrics={"polarisation": 0})).replace(':0}', ":" + "9" * 5000 + "}"), "not JSON"),
+        ("range", _line(**dict(r, metrics={"polarisation": 5.0})), "polarisation 5.0 is outside"),
+        ("point", _line(**dict(r, point=7)), "point 7 is not one of this experiment's"),
+        ("seed", _line(**dict(r, seed=(r["seed"] + 1) % (1 << 32))), "its seed is not trial"),
+        ("at", _line(**dict(r, at={"boids": 11})), "its values are not point 0's"),
+    ]
+
+
+def test_a_poisoned_resume_is_refused_at_its_line(finished, capsys):
+    """rows.jsonl is read back as untrusted input: deep nesting was an internal RecursionError;
+    NaN or 1e999 was accepted and summarised as `nan [nan, nan]`."""
+    f, out = finished
+    good = (out / "rows.jsonl").read_text(encoding="utf-8")
+    rest = good.split("\n", 1)[1]
+    files = {p.name: p.read_bytes() for p in out.iterdir()}
+    try:
+        for name, line, why in _poisons(out):
+            (out / "rows.jsonl").write_text(line + "\n" + rest, encoding="utf-8")
+            files["rows.jsonl"] = (out / "rows.jsonl").read_bytes()
+            capsys.readouterr()
+            rc = _run(["experiment", str(f), "--workers", "0", "--out", str(out), "--resume"])
+            err = capsys.readouterr().err
+            assert rc == 2, (name, err)
+            _one_line(err, f"boidsgen: {out / 'rows.jsonl'}:1: ", why)
+            assert {p.name: p.read_bytes() for p in out.iterdir()} == files, f"{name}: the refusal changed the folder"
+    finally:
+        (out / "rows.jsonl").write_text(good, encoding="utf-8")
+
+
+def test_rows_that_are_no_regular_file_are_refused(finished, capsys):
+    f, out = finished
+    rows = out / "rows.jsonl"
+    good = rows.read_bytes()
+    rows.unlink()
+    os.mkfifo(rows)  # `rows.exists()` and a non-empty stat passed it to open(), which blocked
+    try:
+        capsys.readouterr()
+        assert _run(["experiment", str(f), "--workers", "0", "--out", str(out), "--resume"]) == 2
+        _one_line(capsys.readouterr().err, str(rows), "a FIFO")
+    finally:
+        rows.unlink()
+        rows.write_bytes(good)
+
+
+def test_a_partial_last_line_is_cut_only_after_every_row_is_checked(tmp_path):
+    from pysim.experiments.rows import RowError, RowFile
+
+    p = tmp_path / "rows.jsonl"
+    p.write_bytes(b"NaN\n{\"point\": 0, \"tri")
+    with pytest.raises(RowError, match=":1: not a row written"):
+        RowFile(p).done()
+    assert p.read_bytes() == b"NaN\n{\"point\": 0, \"tri"
