@@ -275,3 +275,56 @@ def test_a_partial_last_line_is_cut_only_after_every_row_is_checked(tmp_path):
     with pytest.raises(RowError, match=":1: not a row written"):
         RowFile(p).done()
     assert p.read_bytes() == b"NaN\n{\"point\": 0, \"tri"
+
+
+# ---------------------------------------------------------------- 12: a command without its extra
+
+def test_experiment_without_its_extra_says_so_before_printing_anything(tmp_path, monkeypatch, capsys):
+    """A wheel installed without [experiment] printed the header and an empty progress bar, then
+    ModuleNotFoundError, and its hint was a clone's `pip install -e .[experiment]`."""
+    import sys
+
+    f = _experiment(tmp_path)
+    for module in ("dask", "distributed"):
+        monkeypatch.setitem(sys.modules, module, None)  # not installed: find_spec None, import fails
+    before = _tree(tmp_path)
+    capsys.readouterr()
+    assert _run(["experiment", str(f), "--workers", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    _one_line(err, "boidsgen: experiment needs the 'experiment' extra (dask, distributed not installed): pip install ",
+              "[experiment]'")  # the wheel's command from a wheel, the clone's in a clone: the test below
+    assert _tree(tmp_path) == before
+
+
+def test_the_gui_without_its_extra_or_tk_says_so(monkeypatch, capsys):
+    import sys
+
+    from codegen.commands import gui
+
+    monkeypatch.delenv("DISPLAY", raising=False)  # (before the fix the window was tried, and failed on this)
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    assert gui.main([]) == 2
+    _one_line(capsys.readouterr().err, "boids-gui: boids-gui needs the 'gui' extra (pillow not installed): "
+                                       "pip install ", "[gui]'")
+    monkeypatch.setitem(sys.modules, "tkinter", None)
+    assert gui.main([]) == 2
+    _one_line(capsys.readouterr().err, "needs Tk for Python (tkinter")
+
+
+def test_the_extras_named_are_pyprojects_and_each_install_is_told_its_own_command(monkeypatch):
+    import tomllib
+
+    from codegen.commands import extras
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = declared["optional-dependencies"]
+    for extra, modules in extras.EXTRAS.items():
+        packages = " ".join(declared[extra]).replace("[distributed]", " distributed")
+        for _, package in modules:
+            assert package in packages, (extra, package)
+    assert set(extras.NEEDS.values()) <= set(extras.EXTRAS)
+    assert extras.install_command("experiment") == f"pip install -e '{ROOT}[experiment]'"  # this is a clone
+    monkeypatch.setattr(extras, "_clone", lambda: None)  # as installed from the wheel
+    assert extras.install_command("experiment") == "pip install 'boidsgen[experiment]'"
+    assert extras.plot_hint() == "it needs matplotlib: pip install 'boidsgen[plot]'"

@@ -44,7 +44,9 @@ def cmd_compare(a) -> int:
     path = a.plot or f"build/{m.name}/compare.png"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     if plot(rows, path, f"{m.name}: fixed vs float") is None:
-        print("plot: skipped, it needs matplotlib: pip install -e .[plot]")
+        from codegen.commands.extras import plot_hint
+
+        print(f"plot: skipped, {plot_hint('plot')}")
     else:
         print(f"plot: {path}")
     return 0
@@ -140,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from codegen.commands import parser as cli_parser
 
+    from codegen.commands.extras import refusal
+
     ap = cli_parser.build(sys.modules[__name__])
     a = ap.parse_args(argv)
+    missing = refusal(a.cmd)  # an optional extra the command needs: said before anything runs or prints
+    if missing:
+        err(missing)
+        return 2
     try:
         return a.func(a)
     except SpecError as e:

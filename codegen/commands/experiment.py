@@ -273,7 +273,9 @@ def report(plan, out: Path, path: str) -> int:
         plots += _trial_plots(plan, rows, out)
         print(f"plots: {', '.join(str(p) for p in plots)}")
     except ImportError:
-        print("plots: skipped, they need matplotlib: pip install -e .[experiment]")
+        from codegen.commands.extras import plot_hint
+
+        print(f"plots: skipped, {plot_hint('experiment')}")
     print(f"table: {out / 'summary.md'}; rows: {out / ROWS}")
     return 0
 
