@@ -328,3 +328,23 @@ def test_the_extras_named_are_pyprojects_and_each_install_is_told_its_own_comman
     monkeypatch.setattr(extras, "_clone", lambda: None)  # as installed from the wheel
     assert extras.install_command("experiment") == "pip install 'boidsgen[experiment]'"
     assert extras.plot_hint() == "it needs matplotlib: pip install 'boidsgen[plot]'"
+
+
+def test_every_message_names_a_path_on_one_line(tmp_path, finished, capsys):
+    """The experiment's own messages, a board's port, a build folder make cannot spell: each one line."""
+    from codegen.targets.host.make_run import BuildError, make_relative
+
+    f, done_out = finished
+    out = tmp_path / FORGED
+    shutil.copytree(done_out, out)
+    capsys.readouterr()
+    assert _run(["experiment", str(f), "--workers", "0", "--out", str(out)]) == 2  # rows there, no --resume
+    _one_line(capsys.readouterr().err, "proj\\nspec/boids.yaml:1:1: forged/rows.jsonl holds the rows")
+
+    port = str(tmp_path / "tty\nspec/boids.yaml:1:1: forged")
+    assert _run(["watch", port, "--spec", str(ROOT / "spec" / "boids.yaml")]) == 2
+    _one_line(capsys.readouterr().err, "tty\\nspec/boids.yaml:1:1: forged")
+
+    with pytest.raises(BuildError) as e:
+        make_relative(tmp_path / "a b\nspec/boids.yaml:1:1: forged" / "build", tmp_path / "fw", "build folder")
+    assert "\n" not in str(e.value) and "a b\\nspec/boids.yaml:1:1: forged" in str(e.value)

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from codegen.commands.messages import err as say
 from codegen.experiments.file import PROPORTIONS, RANGES, load_experiment, project_of
 from codegen.experiments.plan import make_plan
 from codegen.spec.errors import SpecError
@@ -32,7 +33,7 @@ MARK = re.compile(rb'\A\{\s*"hash": "([0-9a-f]{16})"')
 
 
 def _err(msg: str) -> None:
-    print(f"boidsgen: {msg}", file=sys.stderr)
+    say(msg)  # one line, the paths and the file's text in it escaped (codegen/commands/messages.py)
 
 
 def default_out(path: str, name: str) -> Path:

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from codegen.commands.extras import refusal
+from pysim.one_line import one_line
 from codegen.output.pipeline import checked_model
 from codegen.output.render import load_generated_model, render
 from codegen.spec.errors import SpecError
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print(e, file=sys.stderr)
         return 2
     except (ValueError, tk.TclError) as e:
-        print(f"boids-gui: {e}", file=sys.stderr)
+        print(f"boids-gui: {one_line(e)}", file=sys.stderr)
         return 2
     if a.port:
         app.connect(a.port)
