@@ -142,7 +142,7 @@ def test_rows_that_are_not_ours_are_named_not_a_crash(tmp_path, capsys):
     for bad, why in [(rows + '{"point": 0}\n', f"{out / 'rows.jsonl'}:9: not a row written by `boidsgen experiment`"),
                      (rows + "garbage\n", f"{out / 'rows.jsonl'}:9: not a row"),
                      (rows.replace('"metrics":{', '"metrics":{"x":1,', 1).replace('"decision":', '"d":', 1),
-                      f"{out / 'rows.jsonl'}: the row of point 0, trial 0 is not this experiment's")]:
+                      f"{out / 'rows.jsonl'}:1: not a row of this experiment: its metrics are not this experiment's")]:
         (out / "rows.jsonl").write_text(bad, encoding="utf-8")
         summary = (out / "summary.md").read_bytes()
         assert main(["experiment", str(f), "--workers", "0", "--out", str(out), "--resume"]) == 2

@@ -12,7 +12,7 @@ from pathlib import Path
 from codegen.commands.check import cmd_check  # noqa: F401 - parser.build reads cli.cmd_<name>
 from codegen.commands.emulate import cmd_emulate  # noqa: F401
 from codegen.commands.generate import cmd_generate  # noqa: F401
-from codegen.commands.messages import err, spec_errors
+from codegen.commands.messages import err, failed, spec_errors
 from codegen.commands.rules import cmd_rules, cmd_schema  # noqa: F401
 from codegen.commands.sim import cmd_sim, sets_of  # noqa: F401
 from codegen.output.pipeline import checked_model
@@ -44,7 +44,9 @@ def cmd_compare(a) -> int:
     path = a.plot or f"build/{m.name}/compare.png"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     if plot(rows, path, f"{m.name}: fixed vs float") is None:
-        print("plot: skipped, it needs matplotlib: pip install -e .[plot]")
+        from codegen.commands.extras import plot_hint
+
+        print(f"plot: skipped, {plot_hint('plot')}")
     else:
         print(f"plot: {path}")
     return 0
@@ -98,16 +100,16 @@ def cmd_budget(a) -> int:
             return 2
     if not (a.profile or a.cost_table or a.warmup is not None):  # every frame of whole runs: runs.py
         from codegen.targets.pic32.budget.runs_cli import runs_cli
-        return runs_cli(a, boids, err)
+        return runs_cli(a, boids, failed)
     a.warmup = 300 if a.warmup is None else a.warmup
     if a.profile:  # where the frame's instructions and cycles go: codegen/targets/pic32/budget/profile.py
         from codegen.targets.pic32.budget.profile import profile_cli
-        return profile_cli(a, boids, err)
+        return profile_cli(a, boids, failed)
     try:
         b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize or "both",
                        progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
     except BudgetError as e:
-        err(str(e))
+        failed(str(e))
         return 1
     print(b.table())
     if a.cost_table:
@@ -140,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from codegen.commands import parser as cli_parser
 
+    from codegen.commands.extras import refusal
+
     ap = cli_parser.build(sys.modules[__name__])
     a = ap.parse_args(argv)
+    missing = refusal(a.cmd)  # an optional extra the command needs: said before anything runs or prints
+    if missing:
+        err(missing)
+        return 2
     try:
         return a.func(a)
     except SpecError as e:
@@ -162,7 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(e, OutputError):
             err(str(e))
             return 2
-        if isinstance(e, (BuildError, ModelMismatch, ValueError, OSError)):
+        if isinstance(e, BuildError):  # its first line's paths escaped where raised; then the tool's output
+            failed(str(e))
+            return 1
+        if isinstance(e, (ModelMismatch, ValueError, OSError)):
             err(str(e))
             return 1
         if os.environ.get("BOIDSGEN_DEBUG"):

@@ -14,6 +14,7 @@ refused, as `generate -o` refuses a folder that is not a generator's output.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -21,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from codegen.commands.messages import err as say
 from codegen.experiments.file import PROPORTIONS, RANGES, load_experiment, project_of
 from codegen.experiments.plan import make_plan
 from codegen.spec.errors import SpecError
@@ -31,7 +33,7 @@ MARK = re.compile(rb'\A\{\s*"hash": "([0-9a-f]{16})"')
 
 
 def _err(msg: str) -> None:
-    print(f"boidsgen: {msg}", file=sys.stderr)
+    say(msg)  # one line, the paths and the file's text in it escaped (codegen/commands/messages.py)
 
 
 def default_out(path: str, name: str) -> Path:
@@ -63,15 +65,15 @@ def run(a) -> int:
     from pysim.experiments.runner import run as run_batches
 
     timeout = a.timeout if a.timeout is not None else TIMEOUT  # --timeout S
-    created = _first_missing(out)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_meta(out, a.file, plan)
-    sink = RowFile(out / ROWS)
-    try:
+    sink = RowFile(out / ROWS, row_check(plan))
+    try:  # every row read back is checked before anything is written
         done = sink.done()
     except RowError as err:
         _err(str(err))
         return 2
+    created = _first_missing(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_meta(out, a.file, plan)
     todo = plan.todo(done)
     workers = a.workers if a.workers is not None else (os.cpu_count() or 1)
     size = e.batch or batch_size(len(todo), workers if not a.scheduler else 8)
@@ -189,15 +191,48 @@ def _refuse_out(out: Path, plan, resume: bool, project: Path) -> str | None:
 
 
 def _marked(meta: Path) -> str | None:
-    """The hash an experiment.json begins with, or None (missing, a link, not ours)."""
-    if meta.is_symlink() or not meta.is_file():
+    """The hash an experiment.json begins with, or None (missing, a link, not a regular file, not ours)."""
+    from pysim.bounded_read import open_regular
+
+    if meta.is_symlink():
         return None
     try:
-        with open(meta, "rb") as fh:
+        with open_regular(meta) as fh:  # a FIFO put there cannot hang the open
             hit = MARK.match(fh.read(256))
     except OSError:
         return None
     return hit.group(1).decode() if hit else None
+
+
+def row_check(plan):
+    """The check (pysim/experiments/rows.py) that a row of the right shape is
+    one of this plan's: a point it has, that point's values, the trial's own
+    seed, the experiment's metrics, and each metric within what it can be (a
+    proportion 0 or 1, a fraction or an angle within its bounds)."""
+    from pysim.experiments.trials import trial_seed
+
+    e = plan.loaded.exp
+    points = {p.index: p for p in plan.points}
+    metrics = set(e.metrics)
+    bounded = {m: r for m, r in RANGES.items() if m in metrics and all(map(math.isfinite, r))}
+
+    def check(r: dict) -> str | None:
+        p = points.get(r["point"])
+        if p is None:
+            return f"point {r['point']} is not one of this experiment's {len(points)}"
+        if r["at"] != dict(p.at):
+            return f"its values are not point {p.index}'s"
+        if r["seed"] != trial_seed(e.seed, p.at, r["trial"]):
+            return f"its seed is not trial {r['trial']}'s"
+        if set(r["metrics"]) != metrics:
+            return "its metrics are not this experiment's"
+        for m, v in r["metrics"].items():
+            lo, hi = (0, 1) if m in PROPORTIONS else bounded.get(m, (-math.inf, math.inf))
+            if (m in PROPORTIONS and v not in (0, 1)) or not lo - 1e-9 <= v <= hi + 1e-9:
+                return f"{m} {v!r} is outside what it can be ({'0 or 1' if m in PROPORTIONS else f'{lo} to {hi}'})"
+        return None
+
+    return check
 
 
 def _write_meta(out: Path, path: str, plan) -> None:
@@ -210,24 +245,22 @@ def _write_meta(out: Path, path: str, plan) -> None:
 
 
 def report(plan, out: Path, path: str) -> int:
-    from pysim.experiments.runner import RowFile
+    from pysim.experiments.runner import RowError, RowFile
     from pysim.experiments.stats import summarise, text_table
 
     e = plan.loaded.exp
-    rows = RowFile(out / ROWS).done()
+    try:
+        rows = RowFile(out / ROWS, row_check(plan)).done()
+    except RowError as err:
+        _err(str(err))
+        return 2
     want = {(p.index, t) for p in plan.points for t in range(e.trials)}
     missing = want - set(rows)
     if missing:
         _err(f"{len(missing)} trial(s) have no row in {out / ROWS}; run again with --resume")
         return 1
-    rows = [rows[k] for k in sorted(want)]
+    rows = [rows[k] for k in sorted(want)]  # each one of this experiment's (row_check)
     metrics = list(e.metrics)
-    at = {p.index: dict(p.at) for p in plan.points}
-    odd = next((r for r in rows if r["at"] != at[r["point"]] or not set(metrics) <= set(r["metrics"])), None)
-    if odd is not None:  # the hash matched, so a row was edited by hand
-        _err(f"{out / ROWS}: the row of point {odd['point']}, trial {odd['trial']} is not this experiment's "
-             f"(its values or metrics differ); remove it to run that trial again")
-        return 2
     sums = summarise(rows, plan.points, metrics, PROPORTIONS, RANGES)
     _write_csv(out / "rows.csv", rows, metrics)
     md = _summary_md(plan, path, sums, metrics)
@@ -241,7 +274,9 @@ def report(plan, out: Path, path: str) -> int:
         plots += _trial_plots(plan, rows, out)
         print(f"plots: {', '.join(str(p) for p in plots)}")
     except ImportError:
-        print("plots: skipped, they need matplotlib: pip install -e .[experiment]")
+        from codegen.commands.extras import plot_hint
+
+        print(f"plots: skipped, {plot_hint('experiment')}")
     print(f"table: {out / 'summary.md'}; rows: {out / ROWS}")
     return 0
 

@@ -7,16 +7,17 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import tkinter as tk
 from pathlib import Path
 
+from codegen.commands.extras import refusal
+from pysim.one_line import one_line
 from codegen.output.pipeline import checked_model
 from codegen.output.render import load_generated_model, render
 from codegen.spec.errors import SpecError
 from codegen.spec.writer import save_defaults
-from pysim.gui.app import App
-from pysim.gui.canvas_view import STYLES
 from pysim.model_support import ModelMismatch, load_model
+
+# the window's modules (tkinter, pysim/gui) are imported once main() has checked they are there
 
 DEFAULT_SPEC = "spec/boids.yaml"
 
@@ -38,12 +39,22 @@ def load_spec_model(spec_path: str):
         return m, load_model(path, expect_hash=m.hash), note, tmp
 
 
-def open_app(spec_path: str, root: tk.Tk | None = None, **kw) -> App:
-    """The window on spec_path (SpecError if the spec is refused)."""
+def open_app(spec_path: str, root=None, **kw):
+    """The window (pysim/gui/app.py's App) on spec_path (SpecError if the spec is refused)."""
+    from pysim.gui.app import App
+
     return App(spec_path, load_spec_model(spec_path), save_defaults, root, **kw)
 
 
 def main(argv: list[str] | None = None) -> int:
+    missing = refusal("boids-gui")  # Tk or the gui extra: said before anything opens or prints
+    if missing:
+        print(f"boids-gui: {missing}", file=sys.stderr)
+        return 2
+    import tkinter as tk
+
+    from pysim.gui.canvas_view import STYLES
+
     ap = argparse.ArgumentParser(prog="boids-gui", description="Tune a flock live: simulator or board.")
     ap.add_argument("spec", nargs="?", default=DEFAULT_SPEC)
     ap.add_argument("--port", help="connect to this board (or host firmware pty) at start")
@@ -63,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         print(e, file=sys.stderr)
         return 2
     except (ValueError, tk.TclError) as e:
-        print(f"boids-gui: {e}", file=sys.stderr)
+        print(f"boids-gui: {one_line(e)}", file=sys.stderr)
         return 2
     if a.port:
         app.connect(a.port)

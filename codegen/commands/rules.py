@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from codegen.commands.messages import err
+from codegen.spec.yaml_read import read_text
 
 
 def cmd_rules(a) -> int:
@@ -43,17 +44,17 @@ def cmd_rules(a) -> int:
         doc = read_yaml(path)
         node = doc["rule_defs"][a.name]
         first, last = node.lc.line, _last_line(path, node.lc.line)
-        lines = path.read_text(encoding="utf-8").splitlines()[first - 1:last]
+        lines = read_text(path).splitlines()[first - 1:last]
         print(f"# {path}, rule_defs.{a.name}")
         print("\n".join(ln[2:] if ln.startswith("  ") else ln for ln in lines))
     else:
-        print(path.read_text(encoding="utf-8"), end="")
+        print(read_text(path), end="")
     return 0
 
 
 def _last_line(path: Path, start: int) -> int:
     """The last line of the block that starts at 0-based line `start` (by indentation)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_text(path).splitlines()
     indent = len(lines[start]) - len(lines[start].lstrip())
     end = start + 1
     while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) >= indent):

@@ -25,6 +25,7 @@ import time
 import warnings
 
 from pysim.board.serial_client import BoardClient, BoardError, BoardTimeout, SpecMismatchWarning
+from pysim.one_line import one_line
 
 STATUS_EVERY = 0.5  # seconds between status lines
 PAUSED_TIMEOUTS = 5  # an announced pause (or a silent board that answers) is waited for this many --timeout
@@ -48,10 +49,10 @@ def run(a, model) -> int:
             warnings.simplefilter("error", SpecMismatchWarning)
             client = BoardClient(a.port, model, baud=a.baud, timeout=a.timeout)
     except SpecMismatchWarning as e:
-        print(f"boidsgen watch: {e}", file=sys.stderr)
+        print(f"boidsgen watch: {one_line(e)}", file=sys.stderr)
         return 2
     except (BoardError, OSError, ValueError) as e:
-        print(f"boidsgen watch: {a.port}: {getattr(e, 'reason', e)}", file=sys.stderr)
+        print(f"boidsgen watch: {one_line(a.port)}: {one_line(getattr(e, 'reason', e))}", file=sys.stderr)
         return 2
     follows: list = []  # every lockstep started on this connection (a replay starts a second)
     try:
@@ -74,10 +75,10 @@ def run(a, model) -> int:
             _replay(a, client, model, follows, diverged, out)
         return 1
     except Stop as e:
-        print(f"\nboidsgen watch: {a.port}: {e.why}", file=sys.stderr)
+        print(f"\nboidsgen watch: {one_line(a.port)}: {one_line(e.why)}", file=sys.stderr)
         return e.code
     except BoardError as e:
-        print(f"\nboidsgen watch: {a.port}: {e.reason}", file=sys.stderr)
+        print(f"\nboidsgen watch: {one_line(a.port)}: {one_line(e.reason)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nwatch: interrupted", file=out)

@@ -286,6 +286,9 @@ def _shape_issues(ld: Loaded) -> list[SpecIssue]:
         dup = next(m for i, m in enumerate(e.metrics) if m in e.metrics[:i])
         out.append(ld.issue_at(("metrics", e.metrics.index(dup, e.metrics.index(dup) + 1)),
                                f"'{dup}' is listed twice"))
+    if len(e.preferred) == 2 and e.preferred[0] == e.preferred[1]:
+        out.append(ld.issue_at(("preferred", 1), f"'{e.preferred[1]}' is named twice: the two informed groups' "
+                               "preferred directions are two parameters"))
     for name in e.set:
         if name == "boids":
             out.append(ld.issue_at(("set", name), "the flock size is `boids:` (or `vary: boids:`), "

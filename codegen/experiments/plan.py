@@ -185,16 +185,31 @@ def _points(ld: Loaded, model, sizes: list[int]) -> list:
     return points
 
 
+# the units a direction may carry: none (the specs' own g1, g2) or turns
+DIRECTION_UNITS = ("", "turn", "turns")
+
+
 def _preferred_issues(ld: Loaded, model) -> list:
-    """`preferred:` names fixed-point parameters (directions in turns; one
-    the spec lacks is reported with the other unknown names), as many as the
-    metrics that read them need."""
+    """`preferred:` names fixed-point parameters that can be directions in
+    turns: no unit but turns (a distance in px, a speed is not one) and a
+    range within one turn either way (one the spec lacks is reported with
+    the other unknown names), as many as the metrics that read them need."""
     e, issues = ld.exp, []
     defs = {p.name: p for p in model.PARAMS}
     for i, name in enumerate(e.preferred):
-        if name in defs and defs[name].type != "fixed":
-            issues.append(ld.issue_at(("preferred", i), f"'{name}' is a count; a direction is a fixed-point "
-                                      "parameter in turns"))
+        d = defs.get(name)
+        why = None
+        if d is None:
+            continue
+        if d.type != "fixed":
+            why = "is a count"
+        elif d.unit not in DIRECTION_UNITS:
+            why = "is a distance (px)" if d.unit == "px" else f"is in {d.unit}"
+        elif not -1 <= float(d.min) <= float(d.max) <= 1:
+            why = f"ranges from {d.min} to {d.max}, more than a turn"
+        if why:
+            issues.append(ld.issue_at(("preferred", i), f"'{name}' {why}; a direction is a fixed-point parameter "
+                                      "in turns (no unit, or turns, within -1 to 1)"))
     for i, m in enumerate(e.metrics):
         need = NEED_PREFERRED.get(m, 0)
         if len(e.preferred) < need:

@@ -6,11 +6,11 @@ problem is) and under the field path `rule_defs.<name>.<key>`.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterable, Mapping
 
 from codegen.spec.names import rule_name_problem
 from codegen.spec.errors import SpecError, SpecIssue
+from codegen.spec.yaml_read import read_text
 from codegen.lang.check import check
 from codegen.lang.header import read_header
 from codegen.lang.ir import RuleIR, Role, Type
@@ -38,7 +38,7 @@ def compile_rule(name: str, node, path: str, params: Mapping | Iterable = (), *,
     bounds fixed literals."""
     field = f"rule_defs.{name}" if field is None else field
     if text is None:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     where = mapping_pos(node)
     problems = []

@@ -5,14 +5,14 @@ firmware answers and a typed line could hold. The expansion itself is
 codegen/model/course.py's (the same code computes the table)."""
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 from pydantic import ValidationError
 
 from codegen.model.serial_commands import COMMANDS
 from codegen.model.course import ID_MAX, expand
-from codegen.spec.errors import SpecIssue
+from codegen.spec.errors import SpecError, SpecIssue
+from codegen.spec.yaml_read import read_text
 from codegen.spec.schema import Course
 
 
@@ -71,8 +71,8 @@ def _plus_signs(sec: dict, loc8) -> list[SpecIssue]:
     if not found:
         return []
     try:
-        lines = Path(loc8.path).read_text(encoding="utf-8-sig", errors="replace").split("\n")
-    except OSError:
+        lines = read_text(loc8.path).split("\n")
+    except SpecError:
         return []
     out = []
     for where in found:

@@ -10,10 +10,10 @@ parameter of the role's type (a bool role takes an int parameter, read as
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 
 from codegen.lang.ir import RuleIR, Type
 from codegen.spec.errors import SpecError, SpecIssue
+from codegen.spec.yaml_read import read_text
 from codegen.lang.library import library
 from codegen.lang.ruledef import compile_rule
 from codegen.model.shared_state import state_issues
@@ -41,7 +41,7 @@ def compile_spec_rules(data, plain: dict, path: str, loc8, frac_bits: int,
         return rules, issues
     params = {n: p.get("type", "fixed") for n, p in (plain.get("params") or {}).items()
               if isinstance(p, dict) and p.get("type", "fixed") in ("fixed", "int")}
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_text(path)  # bounded, as read_yaml read it (a FIFO put there since cannot hang it)
     for name, node in defs.items():
         if name in skip or not isinstance(name, str):
             continue

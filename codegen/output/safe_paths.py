@@ -26,10 +26,16 @@ import shutil
 from pathlib import Path
 
 from pysim.bounded_read import MAX_FILE_BYTES, UnreadableFile, read_text_bounded
+from pysim.one_line import one_line
 
 
 class OutputError(Exception):
-    """The output folder cannot be used (exit status 2, nothing written)."""
+    """The output folder cannot be used (exit status 2, nothing written).
+    Always one line: the paths it names are shown escaped (one_line), so a
+    folder called "x\nspec/boids.yaml:1:1: ..." cannot print a forged line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 def _abs(p: str | Path) -> Path:
@@ -67,9 +73,18 @@ def link_leaving(folder: Path) -> Path | None:
     for top, dirs, files in os.walk(folder, followlinks=False):
         for name in sorted(dirs + files):
             p = Path(top) / name
-            if p.is_symlink() and not _inside(p.resolve(), real):
+            if p.is_symlink() and not _inside(_target(p), real):
                 return p
     return None
+
+
+def _target(link: Path) -> Path:
+    """Where a link leads; a link that cannot be followed (a loop, a
+    folder we may not enter) counts as leading nowhere we write: out."""
+    try:
+        return link.resolve()
+    except (OSError, RuntimeError):
+        return Path("/")
 
 
 def _refuse_link(link: Path, folder: Path) -> OutputError:
@@ -83,19 +98,25 @@ def check_folder(folder: str | Path, root: str | Path | None = None) -> Path:
     link inside it out of it. A folder outside root (or with root None) is
     one the user or the tool named: taken as it resolves. OutputError
     otherwise, naming the link."""
+    folder = _on_the_way(folder, root)
+    if folder.is_dir():
+        link = link_leaving(folder)
+        if link is not None:
+            raise _refuse_link(link, folder)
+    return folder
+
+
+def _on_the_way(folder: str | Path, root: str | Path | None) -> Path:
+    """check_folder's first half, which walks nothing: the folder as an
+    absolute path, refused if a link leads to it inside the project."""
     folder = _abs(folder)
     if root is not None and _inside(folder, _abs(root)):
         link = link_on_the_way(_abs(root), folder)
         if link is not None:
             raise OutputError(f"{link} is a symbolic link (to {_link_text(link)}): boidsgen writes only into the "
                               f"project's own folders, never through a link; remove the link")
-    else:
-        folder = folder.resolve()
-    if folder.is_dir():
-        link = link_leaving(folder)
-        if link is not None:
-            raise _refuse_link(link, folder)
-    return folder
+        return folder
+    return folder.resolve()
 
 
 def claim_folder(folder: str | Path, marker: str, root: str | Path | None = None,
@@ -110,13 +131,17 @@ def claim_folder(folder: str | Path, marker: str, root: str | Path | None = None
     folder = _abs(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder} is a file, not a folder")
-    folder = check_folder(folder, root)
-    if not folder.is_dir() or not any(folder.iterdir()):
-        return None
+    folder = _on_the_way(folder, root)
+    # whose folder it is, before it is walked for links: `--out /` is refused at once, not searched
+    try:
+        empty = not folder.is_dir() or not any(folder.iterdir())
+    except OSError as e:
+        raise OutputError(f"{folder}: cannot list it ({e.strerror}); choose an empty or new folder") from None
     mark = folder / marker
-    if not mark.exists() and not mark.is_symlink():  # one that is there but odd: read_text says what it is
+    if not empty and not mark.exists() and not mark.is_symlink():  # one there but odd: read_text says what it is
         raise OutputError(f"{folder} exists and is not {what} (no {marker}); choose an empty or new folder")
-    return mark
+    folder = check_folder(folder, root)
+    return None if empty else folder / marker
 
 
 def prepare_folder(folder: str | Path, root: str | Path | None = None) -> Path:

@@ -21,6 +21,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, ScalarNode
 
 from codegen.spec.errors import SpecError
+from codegen.spec.yaml_read import read_source
 
 
 class SpecWriteError(ValueError):
@@ -61,7 +62,7 @@ def save_defaults(spec_path: str | Path, values: dict[str, str]) -> None:
 
     path = Path(spec_path)
     spec, _ = load_spec(path)  # the file must be valid before we touch it
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path).decode("utf-8")  # bounded; load_spec above read it as UTF-8 (a BOM kept)
     root = YAML(typ="rt").compose(text)
     params_node = _child(root, "params")
 

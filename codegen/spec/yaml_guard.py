@@ -10,7 +10,10 @@ refusal at a line and column. Checked here, in this order:
   text    flow brackets nested at most MAX_DEPTH deep (ruamel's parser is
           superlinear in flow depth, so this is counted before it runs)
   events  block and flow nesting at most MAX_DEPTH; aliases may not grow the
-          document past MAX_NODES nodes (billion laughs); no merge keys
+          document past MAX_NODES nodes (billion laughs), nor add more than
+          MAX_ALIAS_CHARS characters to it (one long string aliased thousands
+          of times is few nodes, but each copy is checked, validated and
+          copied again: 59 KB took 10 to 40 s and 285 MB); no merge keys
           (ruamel gives merged keys no position, so an error in one could
           not be located); numbers (plain or tagged !!int / !!float) no
           longer than codegen/spec/number_text.py allows, refused from their
@@ -33,6 +36,7 @@ from codegen.spec.errors import SpecIssue
 MAX_BYTES = 65536
 MAX_DEPTH = 32
 MAX_NODES = 10000
+MAX_ALIAS_CHARS = MAX_BYTES  # the scalar characters a document's aliases may add: one more file's worth
 CORE_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map"))
 NUMBER_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("int", "float"))
 
@@ -137,9 +141,11 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
     """Depth, alias growth and merge keys, from ruamel's event stream."""
     y = YAML(typ="rt")
     depth = 0
-    nodes = 0
-    # anchor -> nodes its value expands to; open collections: [anchor, nodes at start, is mapping, key next]
+    nodes = chars = added = 0  # chars: the scalars' characters so far, aliases expanded; added: by aliases
+    # anchor -> nodes (chars) its value expands to;
+    # open collections: [anchor, nodes at start, is mapping, key next, chars at start]
     sizes: dict[str, int] = {}
+    char_sizes: dict[str, int] = {}
     stack: list[list] = []
 
     def issue(ev, reason: str) -> SpecIssue:
@@ -169,8 +175,10 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
                 if why:
                     return issue(ev, why)
             nodes += 1
+            chars += len(ev.value)
             if ev.anchor:
                 sizes[ev.anchor] = 1
+                char_sizes[ev.anchor] = len(ev.value)
             scalar_or_alias_done()
         elif isinstance(ev, AliasEvent):
             if stack and stack[-1][2] and stack[-1][3]:
@@ -180,6 +188,11 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
             nodes += sizes.get(ev.anchor, 1)
             if nodes > MAX_NODES:
                 return issue(ev, f"alias *{ev.anchor} expands the document beyond {MAX_NODES} nodes")
+            added += char_sizes.get(ev.anchor, 0)
+            chars += char_sizes.get(ev.anchor, 0)
+            if added > MAX_ALIAS_CHARS:
+                return issue(ev, f"alias *{ev.anchor} expands the document by more than {MAX_ALIAS_CHARS} "
+                                 f"characters (its aliases repeat {added} characters of text)")
             scalar_or_alias_done()
         elif isinstance(ev, CollectionStartEvent):
             if stack and stack[-1][2] and stack[-1][3]:
@@ -188,12 +201,13 @@ def event_issue(path: str, text: str) -> SpecIssue | None:
             if depth > MAX_DEPTH:
                 return issue(ev, f"nesting deeper than {MAX_DEPTH} levels")
             nodes += 1
-            stack.append([ev.anchor, nodes, isinstance(ev, MappingStartEvent), True])
+            stack.append([ev.anchor, nodes, isinstance(ev, MappingStartEvent), True, chars])
         elif isinstance(ev, CollectionEndEvent):
             depth -= 1
-            anchor, start, _, _ = stack.pop()
+            anchor, start, _, _, start_chars = stack.pop()
             if anchor:
                 sizes[anchor] = nodes - start + 1
+                char_sizes[anchor] = chars - start_chars
             scalar_or_alias_done()
         if nodes > MAX_NODES:
             return issue(ev, f"the document has more than {MAX_NODES} nodes")

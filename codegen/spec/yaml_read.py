@@ -1,6 +1,10 @@
 """Read a YAML file keeping positions, within yaml_guard's bounds: every
 refusal and syntax error a located SpecError. Specs, experiment files and the
-rule library (codegen/rules/defs/) are all read through read_yaml."""
+rule library (codegen/rules/defs/) are all read through read_yaml; their
+bytes through read_source (pysim/bounded_read.py: a regular file of at most
+yaml_guard.MAX_BYTES, opened without blocking), which every other reader of
+a spec's text (the rule definitions' lines, the spec writer, `boidsgen
+rules`) uses too: a FIFO, a device or a folder is refused at once, naming it."""
 from __future__ import annotations
 
 import math
@@ -14,6 +18,7 @@ from ruamel.yaml.error import MarkedYAMLError
 
 from codegen.spec import yaml_guard as g
 from codegen.spec.errors import SpecError, SpecIssue
+from pysim.bounded_read import UnreadableFile, read_bytes_bounded
 
 
 def _yaml() -> YAML:
@@ -22,16 +27,34 @@ def _yaml() -> YAML:
     return y
 
 
+def read_source(path: str | Path) -> bytes:
+    """A spec's (or experiment file's, or rule file's) bytes: a regular file
+    of at most yaml_guard.MAX_BYTES; SpecError at its line 1 otherwise."""
+    where = str(path)
+    try:
+        return read_bytes_bounded(path, g.MAX_BYTES)
+    except UnreadableFile as e:
+        reason = (f"the spec is {e.size} bytes; the limit is {g.MAX_BYTES}" if e.size is not None
+                  else f"{e.kind}, not a regular file: a spec is read only from a regular file")
+    except OSError as e:
+        reason = f"cannot read spec: {e.strerror}"
+    raise SpecError([SpecIssue(where, 1, 1, "", reason)])
+
+
+def read_text(path: str | Path) -> str:
+    """A spec's text as read_yaml reads it (read_source, UTF-8, a BOM dropped):
+    for the readers that quote its lines."""
+    text, issues = g.decode(str(path), read_source(path))
+    if issues:
+        raise SpecError(issues)
+    return text
+
+
 def read_yaml(path: Path) -> Any:
     """Parse YAML keeping positions, within yaml_guard's bounds; every
     refusal and syntax error becomes a located SpecError."""
     where = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(g.MAX_BYTES + 1)
-    except OSError as e:
-        raise SpecError([SpecIssue(where, 1, 1, "", f"cannot read spec: {e.strerror}")]) from None
-    text, issues = g.decode(where, data)
+    text, issues = g.decode(where, read_source(path))
     if issues:
         raise SpecError(issues)
     try:

@@ -8,16 +8,17 @@ mid-batch has written nothing; the scheduler runs its batch again on
 another worker (Dask's own recovery: a task survives up to
 `distributed.scheduler.allowed-failures` worker deaths), and the rows file
 gets that batch once. A run killed mid-write leaves at most a partial last
-line, which `RowFile.done` cuts off before resuming.
+line, which `RowFile.done` (pysim/experiments/rows.py) cuts off before
+resuming, after checking every other line.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
 import time
 
+from pysim.experiments.rows import RowError, RowFile  # noqa: F401 - the rows file, re-exported for the command
 from pysim.experiments.trials import Job, run_batch, warm
 
 TIMEOUT = 30.0  # seconds, the default bound on waiting for a scheduler or for a cluster's workers
@@ -30,57 +31,6 @@ class ClusterError(RuntimeError):
     def __init__(self, message: str, timed_out: bool = True) -> None:
         super().__init__(message)
         self.timed_out = timed_out
-
-
-class RowError(ValueError):
-    """rows.jsonl holds a line that is not one of our rows."""
-
-
-def _row(line: bytes) -> dict | None:
-    """The row on a line, or None unless it has the shape `run_batch` gives it."""
-    try:
-        r = json.loads(line)
-    except ValueError:
-        return None
-    ok = (isinstance(r, dict) and all(type(r.get(k)) is int for k in ("point", "trial", "seed"))
-          and isinstance(r.get("at"), dict) and isinstance(r.get("metrics"), dict)
-          and all(type(v) in (int, float) for v in r["metrics"].values()))
-    return r if ok else None
-
-
-class RowFile:
-    """rows.jsonl: one JSON object per trial, a line each."""
-
-    def __init__(self, path) -> None:
-        self.path = path
-
-    def done(self) -> dict:
-        """{(point, trial): row} of the complete rows; a partial last line (a
-        write cut short) is removed from the file, so its trials run again.
-        A line that is not a row as `append` writes it: RowError naming it."""
-        if not os.path.exists(self.path):
-            return {}
-        with open(self.path, "rb") as fh:
-            data = fh.read()
-        keep = data.rfind(b"\n") + 1
-        if keep < len(data):
-            with open(self.path, "r+b") as fh:
-                fh.truncate(keep)
-        rows = {}
-        for n, line in enumerate(data[:keep].splitlines(), 1):
-            r = _row(line)
-            if r is None:
-                raise RowError(f"{self.path}:{n}: not a row written by `boidsgen experiment` (remove the file, "
-                               f"or the line, to run its trials again)")
-            rows[(r["point"], r["trial"])] = r
-        return rows
-
-    def append(self, rows: list[dict]) -> None:
-        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in rows)
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
 
 
 def cost(point, trials) -> float:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from codegen.targets.host.make_run import BuildError, make, make_relative  # noqa: F401 - the build's names, used by its callers
+from pysim.one_line import one_line
 
 DEMO_TIMEOUT = 120  # seconds for the 300-frame demo run (well under one)
 
@@ -57,9 +58,9 @@ def build(spec_path: str, verbose: bool = True, run_demo: bool = True, targets: 
             res = subprocess.run([str(exe), "--frames", str(frames), "--screenshot", str(shot), "--png", str(png)],
                                  capture_output=True, text=True, timeout=DEMO_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise BuildError(f"{exe} did not finish {frames} frames within {DEMO_TIMEOUT} s") from None
+            raise BuildError(f"{one_line(exe)} did not finish {frames} frames within {DEMO_TIMEOUT} s") from None
         if res.returncode != 0:
-            raise BuildError(f"{exe} failed: {res.stderr}")
+            raise BuildError(f"{one_line(exe)} failed: {res.stderr}")
         run = time.perf_counter() - t1
         print(f"host run: {frames} frames x {spec.flock.size} boids in {run:.3f} s "
               f"({run / frames * 1000:.3f} ms/frame); the TFT's last frame: {png}")

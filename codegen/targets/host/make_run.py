@@ -19,12 +19,14 @@ from pathlib import Path
 from codegen.output.folder_lock import folder_lock
 from codegen.targets.host import build_cache
 from codegen.spec.escape import UnsafePath, make_path
+from pysim.one_line import one_line
 
 MAKE_TIMEOUT = 900  # seconds; a whole firmware builds in a few
 
 
 class BuildError(RuntimeError):
-    pass
+    """A build step failed: the first line says which (the paths in it shown
+    escaped, pysim/one_line.py), then the tool's own output, as it printed it."""
 
 
 def make_relative(path: Path, fw_dir: Path, what: str) -> str:
@@ -34,8 +36,8 @@ def make_relative(path: Path, fw_dir: Path, what: str) -> str:
     try:
         return make_path(Path(rel).as_posix())
     except UnsafePath as e:
-        raise BuildError(f"{path}: the {what}, relative to {fw_dir}: {e}; move it to a folder whose name "
-                         "has none of them") from None
+        raise BuildError(f"{one_line(path)}: the {what}, relative to {one_line(fw_dir)}: {one_line(e)}; move it "
+                         "to a folder whose name has none of them") from None
 
 
 def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
@@ -46,7 +48,7 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
         raise BuildError("`make` is not installed (apt-get install make)")
     rel_build = make_relative(build, fw_dir, "build folder")
     cmd = ["make", "-s", target, f"BUILD={rel_build}"] + (extra or [])
-    where = f"{' '.join(cmd)} (in {fw_dir})"
+    where = one_line(f"{' '.join(cmd)} (in {fw_dir})")  # the first line of a failure: paths escaped
     env = {k: v for k, v in os.environ.items() if k != "RUNTIME"}  # `RUNTIME ?=`: the Makefile's, not the shell's
     Path(build).mkdir(parents=True, exist_ok=True)  # as the recipes' `mkdir -p $(BUILD)` would (the caller checked it)
     try:
