@@ -141,7 +141,7 @@ def _overflow_120() -> tuple[bytes, list]:
     # 120, not the 240 (tests/test_range_check.py runs those through `check`): five commands on a
     # loaded machine stay well within COMMAND_SECONDS each; on main this took ~9 minutes a command
     text = overflowing_parameters(120)
-    return text.encode(), [(_line_of(text, "  r119: "), "time budget"), (_line_of(text, "  r60: "), "can reach")]
+    return text.encode(), [(_line_of(text, "  r119: "), "work budget"), (_line_of(text, "  r60: "), "can reach")]
 
 
 BUILT = {

@@ -127,13 +127,13 @@ def test_blame_past_its_budget_gives_the_plain_error_at_the_expression(tmp_path)
 
     spec, text = _overflowing(tmp_path, 3)
     s, loc = load_spec(str(spec))
-    rep = analyse(build_model(s, str(spec)), blame_seconds=0)
+    rep = analyse(build_model(s, str(spec)), blame_work=0)
     assert rep.blame_cut and not any(rep.blame.values())
     issues = error_issues(rep, str(spec), loc)
     assert [i.field for i in issues] == ["rule_defs.r0", "rule_defs.r1", "rule_defs.r2"]
     for i, issue in enumerate(issues):
         assert text.splitlines()[issue.line - 1].startswith(f"  r{i}: ")
-        assert "stopped at its time budget" in issue.reason and "narrow params" not in issue.reason
+        assert "stopped at its work budget" in issue.reason and "narrow params" not in issue.reason
 
 
 def test_240_overflowing_parameters_report_every_error_within_seconds(tmp_path, capsys):
@@ -157,4 +157,4 @@ def test_240_overflowing_parameters_report_every_error_within_seconds(tmp_path, 
         m = re.match(rf"{re.escape(str(spec))}:(\d+):\d+: (params\.p|rule_defs\.r)(\d+): rule 'r(\d+)'", e)
         assert m and m.group(3) == m.group(4), e
         assert lines[int(m.group(1)) - 1].startswith(f"  {'p' if m.group(2) == 'params.p' else 'r'}{m.group(3)}: ")
-    assert "time budget" in err[-1]
+    assert "work budget" in err[-1]

@@ -10,17 +10,19 @@ that had not wrapped is an error at the parameter whose range causes it,
 with how far to narrow that range (found by bisection), and the expression's
 own file:line:col (a library rule's file, or the spec for its own rules).
 The search for culprits runs one analysis per parameter and per bisection
-step, so it has a budget for the whole spec (BLAME_SECONDS): past it, the
-errors not yet blamed are reported plainly, at their expression, without
-the "narrow to" advice (a spec with hundreds of overflowing parameters
-reports every error within seconds).
+step, so it has a budget for the whole spec, counted in work, never in time
+(BLAME_WORK: the intervals its analyses make, one per parameter and one per
+expression evaluated, stats["work"]): no analysis starts once the search has
+made that many; the errors not yet blamed are then reported plainly, at
+their expression, without the "narrow to" advice (a spec with hundreds of
+overflowing parameters reports every error within seconds). The same spec
+gets the same message on any machine, at any load.
 64-bit values (squared distances, neighbour sums) are reported as widened
 when they pass the 32-bit range.
 """
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
@@ -31,7 +33,11 @@ from codegen.model.gen_model import GenModel
 
 SiteRecord = Site  # the old name
 _BISECT_STEPS = 12  # to 1/4096 of the range
-BLAME_SECONDS = 1.0  # the whole spec's search for parameters to narrow (a usual spec needs < 0.2 s)
+# the whole spec's search for parameters to narrow, in intervals made (stats["work"]): the README's
+# overflowing example needs about 8,100, three parameters that overflow each through its own rule about
+# 20,000; an interval costs 13 to 35 us on one core of 2026 (idle to loaded): a search that uses it all
+# ends within about 2 s
+BLAME_WORK = 50_000
 
 __all__ = ["Assumptions", "RangeReport", "SiteRecord", "analyse", "report_lines", "error_issues", "check_spec",
            "param_ranges"]
@@ -44,7 +50,7 @@ class RangeReport:
     notes: list
     errors: list
     blame: dict = field(default_factory=dict)  # site key -> [(ParamInfo, 'max'|'min', safe raw)]
-    blame_cut: bool = False  # the search ran out of BLAME_SECONDS before it had tried every parameter
+    blame_cut: bool = False  # the search ran out of BLAME_WORK before it had tried every parameter
     stats: dict = field(default_factory=dict)
     source: GenModel | None = None  # the model as written (`model`: its rules as the emitters print them)
 
@@ -60,7 +66,7 @@ def param_ranges(m: GenModel, narrow: dict | None = None) -> dict:
 
 
 def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True,
-            blame_seconds: float | None = None, **_ignored) -> RangeReport:
+            blame_work: int | None = None, **_ignored) -> RangeReport:
     from codegen.passes.roots import rooted
 
     assume = assume or Assumptions()
@@ -69,33 +75,38 @@ def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True,
     errs = [s for s in res.sites if s.overflows and s.root]
     rep = RangeReport(m, res.sites, _notes(m, res), errs, stats=res.stats, source=source)
     if errs and blame:
-        budget = BLAME_SECONDS if blame_seconds is None else blame_seconds
-        rep.blame, rep.blame_cut = _blame(m, assume, res.sites, errs, time.monotonic() + budget)
+        budget = BLAME_WORK if blame_work is None else blame_work
+        rep.blame, rep.blame_cut = _blame(m, assume, res.sites, errs, budget)
     return rep
 
 
-class _OutOfTime(Exception):
+class _OutOfWork(Exception):
     pass
 
 
 # ---------------------------------------------------------------- blame
-def _blame(m: GenModel, assume: Assumptions, sites, errs, deadline: float) -> tuple[dict, bool]:
+def _blame(m: GenModel, assume: Assumptions, sites, errs, budget: int) -> tuple[dict, bool]:
     """For each parameter whose range alone causes some of the overflows
     (narrowing it to its default removes them): how far it can stay, by
     bisection between its default and the end that causes them. `mine`:
     every expression that overflows now (first or after an earlier one) and
     not with the parameter at its default; the safe bound keeps them all in
-    range. No analysis starts past `deadline` (time.monotonic()): the
-    parameter being searched then is dropped, and (blame, True) returned."""
+    range. No analysis starts once the search's analyses have made `budget`
+    intervals (their stats["work"]; never the clock: the answer must not
+    depend on the machine's load): the parameter being searched then is
+    dropped, and (blame, True) returned."""
     base = param_ranges(m)
     over = {s.key for s in sites if s.overflows}
     roots = {e.key for e in errs}
     out = {k: [] for k in roots}
+    spent = 0
 
     def fixed(name, lo, hi, among):
-        if time.monotonic() > deadline:
-            raise _OutOfTime
+        nonlocal spent
+        if spent >= budget:
+            raise _OutOfWork
         res = analyse_ir(m, {**base, name: (lo, hi)}, assume)
+        spent += res.stats["work"]
         return among - {s.key for s in res.sites if s.overflows}
 
     for p in m.params:
@@ -103,7 +114,7 @@ def _blame(m: GenModel, assume: Assumptions, sites, errs, deadline: float) -> tu
             continue
         try:
             mine, fixes = _fixes(p, fixed, over, roots)
-        except _OutOfTime:
+        except _OutOfWork:
             return out, True
         for k in mine & roots:
             out[k] += [(p, end, safe) for end, safe in fixes]
@@ -294,7 +305,7 @@ def error_issues(rep: RangeReport, spec_path: str, locator=None) -> list:
         if culprits:
             continue
         if rep.blame_cut:  # not known whether one parameter causes it: no advice to narrow one
-            tail = ("; the search for a parameter to narrow stopped at its time budget (too many overflows): "
+            tail = ("; the search for a parameter to narrow stopped at its work budget (too many overflows): "
                     f"narrow the ranges of the parameters it reads, or use a format with more integer bits"
                     f"{_op_hint(e)}")
         else:

@@ -102,6 +102,7 @@ class Machine:
         self.ctx: Context | None = None
         self.returned: list = []
         self.numbers: dict = {}  # (op, operand tokens) -> the result's token: see expr
+        self.evaluations = 0  # expressions evaluated: the analysis's work (range_check budgets the blame by it)
 
     # ------------------------------------------------------------ sites
     def record(self, key, op: str, tname: str, iv: Iv, taint: bool, text, pos=None, ctx=None):
@@ -142,6 +143,7 @@ class Machine:
         return Iv.point(int(c.value))
 
     def expr(self, e, env) -> Val:
+        self.evaluations += 1
         if isinstance(e, Const):
             return Val(self.const(e))
         if isinstance(e, Ref):

@@ -343,7 +343,8 @@ class _Analysis:
                      pv=self.pvb if self.spec.predators else None, state=dict(state), state_types=stypes,
                      rounds=max(v_rounds, 1),
                      frames=rounds, converged=not v_growing, widened=widened, one=one, margin=self.margin,
-                     boids_converged=not b_growing and (not v_growing or not self._reads_predator_velocity()))
+                     boids_converged=not b_growing and (not v_growing or not self._reads_predator_velocity()),
+                     work=len(self.param_env) + self.mach.evaluations)  # intervals made: range_check's budget
         return Result(list(self.sites.values()), self.notes, stats)
 
     def _reads_predator_velocity(self) -> bool:

@@ -13,6 +13,7 @@ from codegen.commands.check import cmd_check  # noqa: F401 - parser.build reads 
 from codegen.commands.emulate import cmd_emulate  # noqa: F401
 from codegen.commands.generate import cmd_generate  # noqa: F401
 from codegen.commands.messages import err, failed, spec_errors
+from codegen.commands.numbers import boids_within
 from codegen.commands.rules import cmd_rules, cmd_schema  # noqa: F401
 from codegen.commands.sim import cmd_sim, sets_of  # noqa: F401
 from codegen.output.pipeline import checked_model
@@ -29,10 +30,8 @@ def cmd_compare(a) -> int:
     from codegen.output.render import load_generated_model
 
     m = checked_model(a.spec)
+    boids_within(a.boids, m.spec.flock.capacity)
     model = load_generated_model(a.spec, m)
-    if a.frames < 1 or a.every < 1:
-        err("--frames and --every must be at least 1")
-        return 2
     rows = run_compare(m, model, frames=a.frames, every=a.every, seed=a.seed, boids=a.boids)
     print(f"compare '{m.name}': fixed ({m.spec.fixed_point.format}) vs float from the same spawn "
           f"(seed {model.SEED if a.seed is None else a.seed}); fx = fixed, fl = float, |dp| |dv| = mean distance "
@@ -167,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.targets.host.build import BuildError
         from codegen.output.pipeline import OutputError
 
-        if isinstance(e, OutputError):
+        from codegen.commands.numbers import BadOption
+
+        if isinstance(e, (OutputError, BadOption)):
             err(str(e))
             return 2
         if isinstance(e, BuildError):  # its first line's paths escaped where raised; then the tool's output

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from codegen.commands.extras import refusal
+from codegen.commands.numbers import BOIDS, SCALE, SECONDS, SEED, with_ranges
 from pysim.one_line import one_line
 from codegen.output.pipeline import checked_model
 from codegen.output.render import load_generated_model, render
@@ -46,6 +47,24 @@ def open_app(spec_path: str, root=None, **kw):
     return App(spec_path, load_spec_model(spec_path), save_defaults, root, **kw)
 
 
+def parser() -> argparse.ArgumentParser:
+    from pysim.gui.canvas_view import STYLES  # imports tkinter: only once main has checked it is there
+
+    ap = argparse.ArgumentParser(prog="boids-gui", description="Tune a flock live: simulator or board.")
+    ap.add_argument("spec", nargs="?", default=DEFAULT_SPEC)
+    ap.add_argument("--port", help="connect to this board (or host firmware pty) at start")
+    ap.add_argument("--style", choices=STYLES, default="triangles")
+    ap.add_argument("--scale", type=SCALE, help="canvas pixels per display pixel")
+    ap.add_argument("--arith", choices=("fixed", "float"), default="fixed")
+    ap.add_argument("--seed", type=SEED, help="PRNG seed (default: the spec's)")
+    ap.add_argument("--boids", type=BOIDS, help="flock size at start (default: the spec's)")
+    ap.add_argument("--order", choices=("sequential", "synchronous"))
+    ap.add_argument("--bench", type=SECONDS, metavar="SECONDS",
+                    help="run this long, print the frame rate and timings, and exit")
+    with_ranges(ap)
+    return ap
+
+
 def main(argv: list[str] | None = None) -> int:
     missing = refusal("boids-gui")  # Tk or the gui extra: said before anything opens or prints
     if missing:
@@ -53,20 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import tkinter as tk
 
-    from pysim.gui.canvas_view import STYLES
-
-    ap = argparse.ArgumentParser(prog="boids-gui", description="Tune a flock live: simulator or board.")
-    ap.add_argument("spec", nargs="?", default=DEFAULT_SPEC)
-    ap.add_argument("--port", help="connect to this board (or host firmware pty) at start")
-    ap.add_argument("--style", choices=STYLES, default="triangles")
-    ap.add_argument("--scale", type=int, help="canvas pixels per display pixel")
-    ap.add_argument("--arith", choices=("fixed", "float"), default="fixed")
-    ap.add_argument("--seed", type=int)
-    ap.add_argument("--boids", type=int, help="flock size at start (at most the spec's capacity)")
-    ap.add_argument("--order", choices=("sequential", "synchronous"))
-    ap.add_argument("--bench", type=float, metavar="SECONDS",
-                    help="run this long, print the frame rate and timings, and exit")
-    a = ap.parse_args(argv)
+    a = parser().parse_args(argv)
     try:
         app = open_app(a.spec, scale=a.scale, style=a.style, arith=a.arith, seed=a.seed, boids=a.boids,
                   order=a.order, port=None)

@@ -14,6 +14,7 @@ from codegen.spec.variants import spec_variant
 from codegen.output.render import load_generated_model
 from codegen.spec.project import build_dir, output_dir
 from codegen.output.pipeline import load
+from codegen.commands.numbers import boids_within
 
 
 FIRMWARE_TIMEOUT = 600  # seconds: far above any trace run (2000 frames take well under one)
@@ -36,10 +37,12 @@ def variant(spec, order: str | None, fmt: str | None):
     return spec_variant(spec, order=order, fmt=fmt), tag
 
 
-def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, target: str | None = None):
+def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, target: str | None = None,
+            boids: int | None = None):
     """Generate and compile what a parity run needs; returns (model, firmware, model module): the host
     exe, or with target 'rp2040' the RP2040's headless image (run in rp2040js)."""
     m = load(spec_path)
+    boids_within(boids, m.spec.flock.capacity)  # before anything is built
     spec, tag = variant(m.spec, order, fmt)
     if tag:
         m = build_model(spec, spec_path, m.locator)
@@ -116,15 +119,13 @@ def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int 
     threads; 'rp2040': the RP2040 image in rp2040js."""
     from pysim.trace import compare
 
-    m, exe, model = prepare(spec_path, order, fmt, target)
+    m, exe, model = prepare(spec_path, order, fmt, target, boids)
     seed = m.spec.seed if seed is None else seed
     n = m.spec.flock.size if boids is None else boids
     t0 = time.perf_counter()
     if target == "rp2040":
         from codegen.targets.rp2040.trace_run import rp2040_trace
 
-        if boids is not None and boids > m.spec.flock.capacity:
-            raise BuildError(f"--boids {boids} exceeds the capacity {m.spec.flock.capacity}")
         c = rp2040_trace(exe, frames, seed, boids, sets, m.spec.flock.size)
     else:
         c = firmware_trace(exe, frames, seed, boids, sets)

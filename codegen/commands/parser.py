@@ -5,36 +5,10 @@ from __future__ import annotations
 import argparse
 
 from codegen import VERSION
+from codegen.commands.numbers import (BAUD, BOIDS, BUDGET_BOIDS, BUDGET_FRAMES, CPI, EVERY, FRAMES, FRAMES_OR_ALL,
+                                      PERCENT, SECONDS, SEED, WARMUP, WORKERS, with_ranges)
 
 DEFAULT_SPEC = "spec/boids.yaml"
-
-
-def _int_in(lo: int, hi: int | None = None):
-    """An argparse type: a whole number in [lo, hi]."""
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if v < lo or (hi is not None and v > hi):
-            raise argparse.ArgumentTypeError(f"{v} is outside {lo}..{hi if hi is not None else 'any'}")
-        return v
-    return parse
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} must be a positive number")
-    return v
-
-
-FRAMES = _int_in(1, 10_000_000)
-SEED = _int_in(0, 0xFFFFFFFF)
-BOIDS = _int_in(0, 65535)
 
 
 def build(cli) -> argparse.ArgumentParser:
@@ -58,7 +32,7 @@ def build(cli) -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="validate the spec and print the quantization report")
     spec_arg(p)
-    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
+    p.add_argument("--max-quant-error", type=PERCENT, default=5.0, metavar="PCT",
                    help="warn when a constant's relative quantization error exceeds PCT percent (default 5)")
     p.add_argument("--strict", action="store_true", help="fail instead of warning")
     p.set_defaults(func=cli.cmd_check)
@@ -78,7 +52,8 @@ def build(cli) -> argparse.ArgumentParser:
     p.set_defaults(func=cli.cmd_build)
 
     def run_args(p, frames_default=None):
-        p.add_argument("--frames", type=FRAMES, required=frames_default is None, default=frames_default)
+        p.add_argument("--frames", type=FRAMES, required=frames_default is None, default=frames_default,
+                       help="frames to run")
         p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
         p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
         p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override a tunable parameter")
@@ -95,13 +70,13 @@ def build(cli) -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="fixed-point vs float flock from the same spawn: metrics and divergence")
     spec_arg(p)
-    p.add_argument("--frames", type=FRAMES, default=300)
+    p.add_argument("--frames", type=FRAMES, default=300, help="frames to run (default 300)")
     p.add_argument("--every", type=FRAMES, default=30, help="a table row every K frames (default 30)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
     p.add_argument("--boids", type=BOIDS, default=None, help="flock size (default: the spec's)")
     p.add_argument("--plot", metavar="FILE.png", nargs="?", const="",
                    help="plot here (default, and with --plot alone: build/<name>/compare.png)")
-    p.add_argument("--max-quant-error", type=_positive_float, default=5.0, metavar="PCT",
+    p.add_argument("--max-quant-error", type=PERCENT, default=5.0, metavar="PCT",
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cli.cmd_compare)
 
@@ -120,15 +95,15 @@ def build(cli) -> argparse.ArgumentParser:
     p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
                        "or --target rp2040: frames executed in rp2040js")
     spec_arg(p)
-    p.add_argument("--boids", type=_int_in(1, 65535), nargs="+", metavar="N",
+    p.add_argument("--boids", type=BUDGET_BOIDS, nargs="+", metavar="N",
                    help="flock sizes (default 100 200 500: each fits the PIC32 in both variants; rp2040: 100 200 300 "
                    "400, the grid 400 600 800 1000)")
-    p.add_argument("--warmup", type=_int_in(0, 100_000), default=None,
+    p.add_argument("--warmup", type=WARMUP, default=None,
                    help="PIC32: measure ONE frame, after this many (the one-frame table; --profile's default 300); "
                    "without it (and --profile, --cost-table) the budget runs every frame of --frames; rp2040 --profile: "
                    "the frames run before the profiled ones (default 0)")
     p.add_argument("--seed", type=SEED, default=None, help="PRNG seed (default: the spec's)")
-    p.add_argument("--cpi", type=_positive_float, default=1.5, help="cycles per instruction assumed (default 1.5)")
+    p.add_argument("--cpi", type=CPI, default=1.5, help="cycles per instruction assumed (default 1.5)")
     p.add_argument("--variant", choices=["both", "spec", "grid"], default="both",
                    help="the spec as written, the grid (synchronous + performance.grid), or both (default)")
     p.add_argument("--optimize", choices=["both", "fast", "plain"], default=None,
@@ -141,10 +116,10 @@ def build(cli) -> argparse.ArgumentParser:
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
                    help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
-    p.add_argument("--frames", type=_int_in(1, 100_000), default=None,
+    p.add_argument("--frames", type=BUDGET_FRAMES, default=None,
                    help="frames after spawn measured per N and seed, every one (default: PIC32 3000; rp2040 1000, "
                    "3,000 over the 3 seeds)")
-    p.add_argument("--seeds", type=_int_in(0, 2**32 - 1), nargs="+", default=None, metavar="S",
+    p.add_argument("--seeds", type=SEED, nargs="+", default=None, metavar="S",
                    help="the seeds (default: PIC32 1 2 3 4 5, rp2040 1 2 3)")
     p.set_defaults(func=cli.cmd_budget)
 
@@ -152,17 +127,17 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("port", help="the board's serial port (or boids_host --pty's path)")
     p.add_argument("--spec", default=DEFAULT_SPEC, help=f"the spec the board runs (default {DEFAULT_SPEC})")
     p.add_argument("--seed", type=SEED, default=None, help="reset the board with this seed (default: its own)")
-    p.add_argument("--every", type=_int_in(1, 1000), default=1, help="a digest every K frames (default 1)")
-    p.add_argument("--frames", type=_int_in(0, 10_000_000), default=0, help="stop after N frames in step")
+    p.add_argument("--every", type=EVERY, default=1, help="a digest every K frames (default 1)")
+    p.add_argument("--frames", type=FRAMES_OR_ALL, default=0, help="stop after N frames in step (default 0: follow until stopped)")
     p.add_argument("--adopt", action="store_true", help="take the board's state from a dump instead of a reset")
-    p.add_argument("--baud", type=_int_in(1, 4_000_000), default=None, help="default: the spec's")
-    p.add_argument("--timeout", type=_positive_float, default=2.0, help="seconds to wait for a reply")
+    p.add_argument("--baud", type=BAUD, default=None, help="default: the spec's")
+    p.add_argument("--timeout", type=SECONDS, default=2.0, help="seconds to wait for a reply")
     p.set_defaults(func=cli.cmd_watch)
 
     p = sub.add_parser("emulate", help="run the spec's RP2040 firmware in rp2040js with its UART0 on a "
                        "pseudo-terminal (for watch, the GUI's Board mode, a terminal)")
     spec_arg(p)
-    p.add_argument("--seconds", type=_positive_float, default=None, help="stop after this long (default: Ctrl-C)")
+    p.add_argument("--seconds", type=SECONDS, default=None, help="stop after this long (default: Ctrl-C)")
     p.add_argument("--no-vga", action="store_true", help="do not step the PIO (faster; the VGA signal stops)")
     p.set_defaults(func=cli.cmd_emulate)
 
@@ -172,14 +147,15 @@ def build(cli) -> argparse.ArgumentParser:
 
     p = sub.add_parser("experiment", help="run an experiment file's trials (Dask); tables and plots per point")
     p.add_argument("file", help="the experiment file (experiments/*.yaml)")
-    p.add_argument("--workers", type=_int_in(0, 1024), default=None,
+    p.add_argument("--workers", type=WORKERS, default=None,
                    help="local worker processes (default: one per core; 0: in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask cluster (tcp://HOST:8786)")
-    p.add_argument("--timeout", type=_positive_float, default=None, metavar="S",
+    p.add_argument("--timeout", type=SECONDS, default=None, metavar="S",
                    help="seconds to wait for a Dask scheduler to answer and for its first worker, and for a "
                         "cluster that lost all its workers (default 30)")
     p.add_argument("--resume", action="store_true", help="continue the run whose rows are in --out")
     p.add_argument("--out", metavar="DIR", help="output folder (default build/experiments/<name>)")
     p.set_defaults(func=cli.cmd_experiment)
 
+    with_ranges(ap)
     return ap

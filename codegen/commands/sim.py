@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from codegen.commands.messages import err
+from codegen.commands.numbers import boids_within
 from codegen.output.pipeline import checked_model
 
 
@@ -24,6 +25,7 @@ def cmd_sim(a) -> int:
     from codegen.output.render import load_generated_model
 
     m = checked_model(a.spec)
+    boids_within(a.boids, m.spec.flock.capacity)
     model = load_generated_model(a.spec, m)
     from pysim.engine import Simulation
 
