@@ -111,7 +111,7 @@ from pysim.jit_call import call
 
 # this file and the parts it serves as its own (below): the float and checked
 # arithmetics, and the magnitude compares
-_PARTS = ("fxops_float", "fxops_checked", "fx_mag", "fx_draws", "fx_angles", "angle_tables", "jit_call")
+_PARTS = ("fxops_float", "fxops_checked", "fx_mag", "fx_draws", "fx_angles", "angle_tables", "jit_call", "fx_grid")
 SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes() + b"".join(
     (Path(__file__).parent / f"{p}.py").read_bytes() for p in _PARTS)).hexdigest()[:16]
 

@@ -162,7 +162,7 @@ def _count(path: Path) -> int:
 
 def test_partial_last_row_is_cut_and_rerun(tmp_path):
     f = RowFile(tmp_path / "rows.jsonl")
-    f.append([{"point": 0, "trial": 0, "seed": 1, "at": {}, "metrics": {}}])
+    f.append([{"point": 0, "trial": 0, "seed": 1, "at": {}, "metrics": {"polarisation": 0.5}}])
     with open(tmp_path / "rows.jsonl", "a") as fh:
         fh.write('{"point": 0, "trial": 1, "se')  # a write cut short by a kill
     assert set(f.done()) == {(0, 0)}

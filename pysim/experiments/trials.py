@@ -66,13 +66,23 @@ def trial_seed(exp_seed: int, at, trial: int) -> int:
 _SIMS: dict = {}
 
 
+def _held(p: Path) -> str | None:
+    """What the cache holds at p, read as untrusted (a regular file of bounded size), or None."""
+    from pysim.bounded_read import read_text_bounded
+
+    try:
+        return read_text_bounded(p)
+    except (OSError, UnicodeDecodeError):  # missing, not a regular file, too large: written afresh
+        return None
+
+
 def _model(job: Job):
     from pysim.model_support import kernel_cache_root, load_model
 
     folder = kernel_cache_root() / "experiment-models" / job.key
     for name, text in job.files:
         p = folder / name
-        if not p.is_file() or p.read_text(encoding="utf-8") != text:
+        if _held(p) != text:
             folder.mkdir(parents=True, exist_ok=True)
             tmp = p.with_name(f".{name}.{os.getpid()}.tmp")
             tmp.write_text(text, encoding="utf-8")

@@ -182,8 +182,8 @@ class StepBuilder:
         for name in self.other_state():  # a neighbour's state (other.<state>), by boid: order[s]
             self.emit(1, f"o_{name} = a_{name}.copy() if sync else a_{name}")
         if self.arith == "fixed":
-            self.emit(1, "use_grid, cell, cols, rows, start = grid_sort(sync and grid, box, x, y, vx, vy, ox, oy, "
-                         "ovx, ovy, order)")
+            self.emit(1, "use_grid, cell, cols, rows, start = grid_sort(sync and grid, box, W_FX, H_FX, "
+                         "x, y, vx, vy, ox, oy, ovx, ovy, order)")
 
     def other_state(self) -> list:
         """The state names some rule's each reads of its neighbour."""
@@ -267,8 +267,8 @@ class StepBuilder:
             else:
                 self.zero_sums(d, g.rules)
         if self.arith == "fixed":
-            self.emit(d, "if use_grid:", f"{INDENT}nseg = grid_segments(bx, by, cell, cols, rows, start, seg_lo, "
-                                         "seg_hi)")
+            self.emit(d, "if use_grid:", f"{INDENT}nseg = grid_segments(bx, by, W_FX, H_FX, cell, cols, rows, "
+                                         "start, seg_lo, seg_hi)")
         self.emit(d, "for g in range(nseg):", f"{INDENT}for s in range(seg_lo[g], seg_hi[g]):")
         p = d + 2
         sub = [self.call(e, "sub", ["bx", "ox[s]"], "x - other.x"), self.call(e, "sub", ["by", "oy[s]"], "y - other.y")]

@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("obstacle_avoidance", "alignment", "cohesion", "separation", "edges", "scout_bias", "speed_limit", "predator_avoidance", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "002f4fc15ca64d1e"
+KERNEL_HASH = "c61328f09e293bc3"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (

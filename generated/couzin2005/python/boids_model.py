@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("couzin", "edges", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "b9b7707dc966da07"
+KERNEL_HASH = "eb77bdda3dfea27d"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (

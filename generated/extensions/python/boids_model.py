@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("predator_avoidance", "alignment", "cohesion", "separation", "food_tracking", "gravity", "edges", "speed_limit", "perching", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "6461161f81ed79ce"
+KERNEL_HASH = "49ff080405cdfeed"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (

@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("predator_avoidance", "alignment", "cohesion", "separation", "food_tracking", "edges", "speed_limit", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "8f260efe1f2a62d3"
+KERNEL_HASH = "4272a65007a9fa93"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (

@@ -28,7 +28,7 @@ BAUD = 115200
 LINE_MAX = 64
 RULES = ("separation_inverse", "alignment_unit", "cohesion_radius", "obstacle_avoidance", "predator_flee", "edges", "speed_regulation", )
 KERNEL_FILE = "boids_kernel.py"  # the rules, compiled: pysim.model_support.load_kernel
-KERNEL_HASH = "f74554f2f25b8e75"
+KERNEL_HASH = "9cd2603746b09eb1"
 # Every piece of the state, kind by kind, as the trace lists it (codegen/model/state_table.py;
 # the firmware's boids_state_kinds): kind -> ((field, 'fx' | 'int'), ...).
 STATE_KINDS = (
