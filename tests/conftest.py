@@ -53,18 +53,6 @@ os.environ.setdefault("BOIDSGEN_BUILD_CACHE", str(SUITE_CACHE / "hosts"))
 os.environ.setdefault("BOIDSGEN_KERNEL_CACHE", str(SUITE_CACHE / "kernels"))
 os.environ.setdefault("CCACHE_DIR", str(SUITE_CACHE / "ccache"))
 
-# The files that take longest (a fresh clone's `--durations`), handed to the workers first: with
-# `--dist loadfile` a file runs whole in one worker, so one of these started last would leave the
-# other worker idle for its length at the end. Files not named keep their order after them.
-LONGEST_FIRST = ("test_rp2040.py", "test_rp2040_split.py", "test_random_rules.py", "test_quick_start.py",
-                 "test_check_sound.py", "test_wheel_install.py", "test_budget.py", "test_rp2040_gui.py",
-                 "test_gui_lockstep.py", "test_grid.py", "test_shadow_check.py", "test_pairs_flagged.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
-
 
 def require_tool(name: str) -> str:
     """The tool's path; a skip on a developer machine, a failure under CI=true."""
