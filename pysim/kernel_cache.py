@@ -81,23 +81,29 @@ def _process_private() -> Path:
     return _process_dir
 
 
+def user_cache_folder(name: str, cache: tuple = KERNELS) -> Path | None:
+    """~/.cache/boidsgen/<name> (or $XDG_CACHE_HOME's), created private and
+    checked (UnsafeCache otherwise); None when there is no writable home (a
+    read-only container): the caller then keeps what it caches for this
+    process only. The kernel cache's, and codegen/targets/rp2040/build_record.py's."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")).absolute()
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        folder = private_dir(private_dir(base / "boidsgen", cache) / name, cache)
+    except UnsafeCache:
+        raise
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
 def kernel_cache_root() -> Path:
     """The private folder kernels are compiled in (see the module's text)."""
     env = os.environ.get("BOIDSGEN_KERNEL_CACHE")
     if env:
         Path(env).absolute().parent.mkdir(parents=True, exist_ok=True)
         return private_dir(Path(env).absolute())
-    base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")).absolute()
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-        root = private_dir(private_dir(base / "boidsgen") / "kernels")
-    except UnsafeCache:
-        raise
-    except OSError:  # no writable home (a read-only container): a cache for this process only
-        return _process_private()
-    if not os.access(root, os.W_OK):
-        return _process_private()
-    return root
+    return user_cache_folder("kernels") or _process_private()
 
 
 def cache_key(text: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from codegen.output.runtime_files import TOOL_ROOT
+
 # extra -> (module imported, package pip installs for it); tests/test_hostile_inputs_round3.py checks
 # these against pyproject.toml
 EXTRAS = {
@@ -34,8 +36,7 @@ def _found(module: str) -> bool:
 
 def _clone() -> Path | None:
     """The repository this tool runs from (an editable install), or None (a wheel)."""
-    root = Path(__file__).resolve().parents[2]
-    return root if (root / "pyproject.toml").is_file() and (root / "codegen").is_dir() else None
+    return TOOL_ROOT if (TOOL_ROOT / "pyproject.toml").is_file() else None
 
 
 def install_command(extra: str) -> str:

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from pysim.bounded_read import UnreadableFile, read_text_bounded
-from pysim.kernel_cache import UnsafeCache, private_dir
+from pysim.kernel_cache import user_cache_folder
 
 WHAT = ("RP2040 build records", "boidsgen reuses (and runs) the build folders they name", "XDG_CACHE_HOME")
 MAX_ENTRIES = 50_000  # a build folder is a few hundred entries; a larger one is not ours
@@ -33,15 +33,7 @@ _in_memory: dict[str, str] = {}
 
 def _records() -> Path | None:
     """The private records folder, or None (no usable home: records in memory)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")).absolute()
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-        folder = private_dir(private_dir(base / "boidsgen", WHAT) / "cmake-builds", WHAT)
-    except UnsafeCache:
-        raise
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK) else None
+    return user_cache_folder("cmake-builds", WHAT)
 
 
 def _key(cmake_dir: Path) -> str:
