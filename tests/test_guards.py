@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from codegen.passes import guards
 from codegen.passes.guards import _narrow, guarded
+from codegen.passes.widths import sum_widths
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
 
@@ -49,11 +51,33 @@ def test_the_guard_is_the_largest_maximum_that_keeps_the_sums_32_bit(tmp_path):
 
     m2 = rooted(offset(m))[0]
     names = {(i, s) for i, r in enumerate(m.rules) if r.name == "cohesion" for s in ("sum_x", "sum_y")}
-    assert names <= _narrow(m2, {"visual_range": (vr.min_raw, g.max_raw)})
-    assert not names & _narrow(m2, {"visual_range": (vr.min_raw, g.max_raw + 1)})
+    assert names <= _narrow(m2, {"visual_range": (vr.min_raw, g.max_raw)}, names)
+    assert not names & _narrow(m2, {"visual_range": (vr.min_raw, g.max_raw + 1)}, names)
+    # asked about the 64-bit sums only, the search's answer is the whole answer's
+    every = {(w.rule_index, w.sum): w.bits for w in sum_widths(m2, None, {"visual_range": (vr.min_raw, g.max_raw)})}
+    assert _narrow(m2, {"visual_range": (vr.min_raw, g.max_raw)}, names) == {k for k in names if every[k] == 32}
     # the guarded copy's sums are 32-bit, the wide copy's are not
     bits = {s.name: s.bits for r in low.rules if r.name == "cohesion" for s in r.ir.sums}
     assert bits == {"sum_x": 32, "sum_y": 32}
+
+
+def test_the_search_runs_once_per_content(tmp_path, monkeypatch):
+    """A spec lowered again (loaded afresh, the same text) takes the search's
+    answer from the first time: no analysis at all, the same guard. Another
+    capacity is another search."""
+    import codegen.analysis.ranges as ranges
+
+    guards._SEARCHED.clear()
+    first = guarded(checked_model(_spec(tmp_path, 500)))
+    runs = []
+    real = ranges.analyse
+    monkeypatch.setattr(ranges, "analyse", lambda *a, **k: runs.append(1) or real(*a, **k))
+    again = guarded(checked_model(_spec(tmp_path, 500)))
+    # the load's check, rooted()'s and the guarded copy's two; the search's ~40 are not run again
+    assert again[0] == first[0] and len(runs) <= 4, len(runs)
+    runs.clear()
+    other = guarded(checked_model(_spec(tmp_path / "b", 600)))
+    assert other[0].max_raw < first[0].max_raw and len(runs) > 10, len(runs)
 
 
 def test_no_guard_where_every_sum_is_already_32_bit():

@@ -3,6 +3,7 @@ through codegen/spec/escape.py's filters. Output is byte-identical on every run;
 codegen/output/pipeline.py writes it."""
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -23,6 +24,7 @@ FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_f
                   "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
 
 
+@cache  # one per process: jinja compiles each template once per Environment (22 of them, ~0.3 s)
 def _env() -> Environment:
     env = Environment(
         loader=FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),

@@ -20,6 +20,7 @@ narrowed() of the same rewritten rules (offsets.py, roots.py) as the wide.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 
 from codegen.passes.pipeline import Pass
@@ -32,10 +33,11 @@ class Guard:
     sums: tuple  # ("rule.sum", ...) 32-bit only under the guard
 
 
-def _narrow(m2, ranges: dict) -> set:
+def _narrow(m2, ranges: dict, among: set) -> set:
+    """The sums of `among` ({(rule index, sum)}) 32-bit under `ranges`."""
     from codegen.passes.widths import sum_widths
 
-    return {(w.rule_index, w.sum) for w in sum_widths(m2, None, ranges) if w.bits == 32}
+    return {(w.rule_index, w.sum) for w in sum_widths(m2, None, ranges, only=among) if w.bits == 32}
 
 
 def guarded(m):
@@ -48,19 +50,43 @@ def guarded(m):
     return _guard(m, m2, res)
 
 
+# The search below runs the analysis once per parameter and ~20 times more to bisect: a pure
+# function of the rewritten rules and the parameters, which one process lowers many times
+# (the C render, `check`'s report, each variant of a spec). Its answers are kept per process,
+# keyed by those inputs' text (their repr is their whole content); the answer is three
+# immutable values, so no caller can change another's.
+_SEARCHED: dict[str, tuple | None] = {}
+
+
 def _guard(m, m2, res):
     """guarded(m) on m's rewritten rules m2 and their analysis res."""
-    from codegen.passes.widths import narrowed, sum_widths
+    from codegen.passes.widths import narrowed
+
+    key = hashlib.sha256(repr((m.params, tuple(r.name for r in m.rules), m2)).encode()).hexdigest()
+    if key not in _SEARCHED:
+        _SEARCHED[key] = _search(m, m2, res)
+    found = _SEARCHED[key]
+    if found is None:
+        return None
+    name, lo, names = found
+    p = next(q for q in m.params if q.name == name)
+    return Guard(name, lo, names), narrowed(m2, None, {name: (p.min_raw, lo)})
+
+
+def _search(m, m2, res) -> tuple | None:
+    """(parameter, its guarded maximum raw, the sums it unlocks) for _guard, or None."""
+    from codegen.passes.widths import sum_widths
 
     ws = sum_widths(m2, res)
     if not any(w.bits == 64 and not w.on_positions for w in ws):
         return None  # nothing a narrower range could unlock: no analysis per parameter
     base = {(w.rule_index, w.sum) for w in ws if w.bits == 32}
+    wide = {(w.rule_index, w.sum) for w in ws if w.bits == 64}
     best = None
     for p in m.params:
         if p.default_raw >= p.max_raw:
             continue
-        extra = _narrow(m2, {p.name: (p.min_raw, p.default_raw)}) - base
+        extra = _narrow(m2, {p.name: (p.min_raw, p.default_raw)}, wide)
         if extra and (best is None or len(extra) > len(best[1])):
             best = (p, extra)
     if best is None:
@@ -69,13 +95,11 @@ def _guard(m, m2, res):
     lo, hi = p.default_raw, p.max_raw  # lo unlocks every sum of `extra`, hi does not
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if extra <= _narrow(m2, {p.name: (p.min_raw, mid)}):
+        if extra <= _narrow(m2, {p.name: (p.min_raw, mid)}, extra):
             lo = mid
         else:
             hi = mid
-    ranges = {p.name: (p.min_raw, lo)}
-    names = tuple(sorted(f"{m.rules[i].name}.{s}" for i, s in extra))
-    return Guard(p.name, lo, names), narrowed(m2, None, ranges)
+    return p.name, lo, tuple(sorted(f"{m.rules[i].name}.{s}" for i, s in extra))
 
 
 def report(m) -> list[str]:

@@ -94,18 +94,26 @@ def _walk(stmts):
             yield from _walk(st.orelse)
 
 
-def sum_widths(m, res=None, ranges=None) -> list[SumWidth]:
+def sum_widths(m, res=None, ranges=None, only=None) -> list[SumWidth]:
     """Every neighbour sum over boids with its bound and chosen width (`res`:
     m's range analysis, if already run; `ranges`: parameter -> (lo, hi) raw
-    narrower than the spec's, as analyse() takes them: guards.py)."""
+    narrower than the spec's, as analyse() takes them: guards.py). `only`:
+    the sums ({(rule index, sum)}) a caller asks about (guards.py's search),
+    the others left out; the second analysis then runs only when one of them
+    could still be 32-bit."""
     from codegen.analysis.ranges import Assumptions, analyse
 
     res = res if res is not None else analyse(m, ranges=ranges)
     sites = {s.key: s for s in res.sites}
+    converged = res.stats.get("converged", False)
+    asked = None if only is None else {(f"r{i}", ("sum", s)) for i, s in only}
     # The same analysis with positions assumed twice as far off screen: a sum
     # whose bound moves rests on the position assumption (absolute positions).
-    far = Assumptions(position_margin_px=2 * max(m.spec.display.width, m.spec.display.height))
-    far_sites = {s.key: (s.lo, s.hi) for s in analyse(m, ranges=ranges, assume=far).sites}
+    far_sites = None
+    if asked is None or (converged and any(not sites[k].overflows and _fits(sites[k].lo, sites[k].hi)
+                                           for k in asked if k in sites)):
+        far = Assumptions(position_margin_px=2 * max(m.spec.display.width, m.spec.display.height))
+        far_sites = {s.key: (s.lo, s.hi) for s in analyse(m, ranges=ranges, assume=far).sites}
     out = []
     k = max(m.spec.flock.capacity - 1, 0)
     for i, r in enumerate(m.rules):
@@ -115,11 +123,10 @@ def sum_widths(m, res=None, ranges=None) -> list[SumWidth]:
         n = 1 if nb.pick == "nearest" else k
         for s in r.ir.sums:
             site = sites.get((f"r{i}", ("sum", s.name)))
-            if site is None:
+            if site is None or (asked is not None and site.key not in asked):
                 continue
-            on_pos = far_sites.get(site.key) != (site.lo, site.hi)
-            ok = (res.stats.get("converged", False) and not site.overflows and not on_pos
-                  and _fits(site.lo, site.hi))
+            on_pos = far_sites is not None and far_sites.get(site.key) != (site.lo, site.hi)
+            ok = converged and not site.overflows and not on_pos and _fits(site.lo, site.hi)
             term = -(-max(abs(site.lo), abs(site.hi)) // max(n, 1))
             out.append(SumWidth(i, r.name, s.name, site.expr, site.lo, site.hi, 32 if ok else 64, n, term,
                                 _mean_reads(r.ir.apply, s.name) + _mean_reads(r.ir.before, s.name), on_pos))

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 from codegen.output.folder_lock import folder_lock
-from codegen.targets.host import build_cache
+from codegen.targets.host import build_cache, compiler_cache
 from codegen.spec.escape import UnsafePath, make_path
 from pysim.one_line import one_line
 
@@ -47,7 +47,7 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
     if shutil.which("make") is None:
         raise BuildError("`make` is not installed (apt-get install make)")
     rel_build = make_relative(build, fw_dir, "build folder")
-    cmd = ["make", "-s", target, f"BUILD={rel_build}"] + (extra or [])
+    cmd = ["make", "-s", f"-j{os.cpu_count() or 1}", target, f"BUILD={rel_build}"] + (extra or [])
     where = one_line(f"{' '.join(cmd)} (in {fw_dir})")  # the first line of a failure: paths escaped
     env = {k: v for k, v in os.environ.items() if k != "RUNTIME"}  # `RUNTIME ?=`: the Makefile's, not the shell's
     Path(build).mkdir(parents=True, exist_ok=True)  # as the recipes' `mkdir -p $(BUILD)` would (the caller checked it)
@@ -55,8 +55,8 @@ def make(fw_dir: Path, target: str, build: Path, extra: list[str] | None = None,
         with folder_lock(Path(build)), build_cache.cached(fw_dir, target, build, extra or []) as entry:
             if entry.hit:  # the same inputs built before ($BOIDSGEN_BUILD_CACHE): its output copied
                 return subprocess.CompletedProcess(cmd, 0, "", "")
-            res = subprocess.run(cmd, capture_output=True, text=True, timeout=MAKE_TIMEOUT,
-                                 cwd=Path(fw_dir).resolve(), env=env)
+            res = subprocess.run(cmd + compiler_cache.make_variables(), capture_output=True, text=True,
+                                 timeout=MAKE_TIMEOUT, cwd=Path(fw_dir).resolve(), env=env)
             if res.returncode == 0:
                 entry.keep()
     except subprocess.TimeoutExpired:

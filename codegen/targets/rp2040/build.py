@@ -17,7 +17,8 @@ from pathlib import Path
 from codegen.output.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
 from codegen.spec.project import project_root
-from codegen.targets.rp2040 import build_record, compiler_cache, project
+from codegen.targets.host import compiler_cache
+from codegen.targets.rp2040 import build_record, project
 from codegen.targets.rp2040.tools import build_tools
 from codegen.targets.rp2040.uf2 import uf2_from_bin
 

@@ -1,4 +1,8 @@
-"""ccache for the pico-sdk builds, where it is installed.
+"""ccache for the C builds, where it is installed.
+
+The host, host-mipsel and m4k builds (the generated Makefile, make_run.py)
+compile each file to its own object through `$(CCACHE)`: the runtime's files
+preprocess to the same text for most specs, so they are compiled once.
 
 Every spec's first RP2040 build compiles the whole pico-sdk (about a minute
 here) though its sources and flags are the same for every spec; only the
@@ -25,6 +29,11 @@ LAUNCHED = ("C", "CXX")  # CMake's launcher variables; the SDK's assembly is a h
 
 def available() -> bool:
     return shutil.which("ccache") is not None
+
+
+def make_variables() -> list[str]:
+    """The generated Makefile's launcher variable, where ccache is installed."""
+    return ["CCACHE=ccache"] if available() else []
 
 
 def environment(project_root: Path) -> dict[str, str]:
