@@ -152,3 +152,31 @@ def test_a_long_value_is_echoed_cut(tmp_path, capsys):
     assert rc == 2
     (line,) = [e for e in err if "course.listboxes.1.values.3" in e]
     assert line.endswith("'" + "9" * 59 + "... (5002 characters)") and len(line) < 250, line
+
+
+# ---------------------------------------------------------------- one parse
+
+def test_a_spec_is_parsed_once_its_events_checked_as_they_are_composed(tmp_path, monkeypatch):
+    """read_yaml checks yaml_guard's event bounds on the events the composer
+    takes: ruamel's parser makes each node's event of the text once, not once
+    for the guard and again for the load; a refused event stops the load there."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
+    from ruamel.yaml.parser import RoundTripParser
+
+    from codegen.spec.errors import SpecError
+    from codegen.spec.yaml_read import read_yaml
+
+    nodes = sum(isinstance(e, (AliasEvent, CollectionStartEvent, ScalarEvent)) for e in YAML(typ="rt").parse(BASE))
+    made = []
+    real = RoundTripParser.parse_node
+    monkeypatch.setattr(RoundTripParser, "parse_node", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
+    spec = tmp_path / "s.yaml"
+    spec.write_text(BASE, encoding="utf-8")
+    read_yaml(spec)
+    assert len(made) == nodes > 100, (len(made), nodes)
+    made.clear()
+    spec.write_text("a: !!python/name:os.system x\n" + BASE, encoding="utf-8")  # refused at its second node
+    with pytest.raises(SpecError, match="tag"):
+        read_yaml(spec)
+    assert len(made) < 5, len(made)

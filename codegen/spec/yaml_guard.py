@@ -137,78 +137,99 @@ def flow_depth_issue(path: str, text: str) -> SpecIssue | None:
     return None
 
 
-def event_issue(path: str, text: str) -> SpecIssue | None:
-    """Depth, alias growth and merge keys, from ruamel's event stream."""
-    y = YAML(typ="rt")
-    depth = 0
-    nodes = chars = added = 0  # chars: the scalars' characters so far, aliases expanded; added: by aliases
-    # anchor -> nodes (chars) its value expands to;
-    # open collections: [anchor, nodes at start, is mapping, key next, chars at start]
-    sizes: dict[str, int] = {}
-    char_sizes: dict[str, int] = {}
-    stack: list[list] = []
+class EventGuard:
+    """Depth, alias growth, tags, merge keys and long numbers, checked one
+    event at a time as ruamel's parser hands them on (yaml_read.py feeds it
+    the composer's events, so the text is parsed once); feed() returns the
+    first problem, located at its event."""
 
-    def issue(ev, reason: str) -> SpecIssue:
+    def __init__(self, path: str, resolver) -> None:
+        self.path, self.resolver = path, resolver
+        self.depth = 0
+        self.nodes = self.chars = self.added = 0  # chars: the scalars' characters so far, aliases expanded; added: by aliases
+        # anchor -> nodes (chars) its value expands to;
+        # open collections: [anchor, nodes at start, is mapping, key next, chars at start]
+        self.sizes: dict[str, int] = {}
+        self.char_sizes: dict[str, int] = {}
+        self.stack: list[list] = []
+
+    def _issue(self, ev, reason: str) -> SpecIssue:
         m = ev.start_mark
-        return SpecIssue(path, m.line + 1, m.column + 1, "", reason)
+        return SpecIssue(self.path, m.line + 1, m.column + 1, "", reason)
 
-    def scalar_or_alias_done() -> None:
-        if stack and stack[-1][2]:
-            stack[-1][3] = not stack[-1][3]
+    def _done(self) -> None:  # a scalar or alias ends: a mapping's next item is a key, or a value
+        if self.stack and self.stack[-1][2]:
+            self.stack[-1][3] = not self.stack[-1][3]
 
-    def number_tag(ev: ScalarEvent) -> bool:
+    def _number_tag(self, ev: ScalarEvent) -> bool:
         """Whether ruamel will build ev as an int or a float."""
         if ev.tag:
             return ev.tag in NUMBER_TAGS
-        return ev.style is None and str(y.resolver.resolve(ScalarNode, ev.value, ev.implicit)) in NUMBER_TAGS
+        return ev.style is None and str(self.resolver.resolve(ScalarNode, ev.value, ev.implicit)) in NUMBER_TAGS
 
-    for ev in y.parse(text):
+    def feed(self, ev) -> SpecIssue | None:
+        stack = self.stack
+        at_key = bool(stack) and stack[-1][2] and stack[-1][3]
         tag = getattr(ev, "tag", None)
         if tag and tag not in CORE_TAGS and not (isinstance(ev, ScalarEvent) and ev.implicit[0]):
-            return issue(ev, f"the YAML tag {tag} is not allowed in a spec (only plain values, lists and mappings)")
+            return self._issue(ev, f"the YAML tag {tag} is not allowed in a spec (only plain values, lists and "
+                                   f"mappings)")
         if isinstance(ev, ScalarEvent):
-            if stack and stack[-1][2] and stack[-1][3] and ev.value == "<<" and ev.style is None:
-                return issue(ev, "merge keys (<<) are not supported: write the keys out (anchors and aliases of "
-                                 "whole values are fine)")
-            if len(ev.value) > MAX_NUMBER_CHARS and number_tag(ev):  # shorter: nothing to refuse
+            if at_key and ev.value == "<<" and ev.style is None:
+                return self._issue(ev, "merge keys (<<) are not supported: write the keys out (anchors and "
+                                       "aliases of whole values are fine)")
+            if len(ev.value) > MAX_NUMBER_CHARS and self._number_tag(ev):  # shorter: nothing to refuse
                 why = number_problem(ev.value.strip())
                 if why:
-                    return issue(ev, why)
-            nodes += 1
-            chars += len(ev.value)
+                    return self._issue(ev, why)
+            self.nodes += 1
+            self.chars += len(ev.value)
             if ev.anchor:
-                sizes[ev.anchor] = 1
-                char_sizes[ev.anchor] = len(ev.value)
-            scalar_or_alias_done()
+                self.sizes[ev.anchor] = 1
+                self.char_sizes[ev.anchor] = len(ev.value)
+            self._done()
         elif isinstance(ev, AliasEvent):
-            if stack and stack[-1][2] and stack[-1][3]:
-                return issue(ev, "an alias as a mapping key is not supported")
+            if at_key:
+                return self._issue(ev, "an alias as a mapping key is not supported")
             if any(open_[0] == ev.anchor for open_ in stack):
-                return issue(ev, f"alias *{ev.anchor} is inside its own anchor (a document that contains itself)")
-            nodes += sizes.get(ev.anchor, 1)
-            if nodes > MAX_NODES:
-                return issue(ev, f"alias *{ev.anchor} expands the document beyond {MAX_NODES} nodes")
-            added += char_sizes.get(ev.anchor, 0)
-            chars += char_sizes.get(ev.anchor, 0)
-            if added > MAX_ALIAS_CHARS:
-                return issue(ev, f"alias *{ev.anchor} expands the document by more than {MAX_ALIAS_CHARS} "
-                                 f"characters (its aliases repeat {added} characters of text)")
-            scalar_or_alias_done()
+                return self._issue(ev, f"alias *{ev.anchor} is inside its own anchor (a document that contains "
+                                       f"itself)")
+            self.nodes += self.sizes.get(ev.anchor, 1)
+            if self.nodes > MAX_NODES:
+                return self._issue(ev, f"alias *{ev.anchor} expands the document beyond {MAX_NODES} nodes")
+            grown = self.char_sizes.get(ev.anchor, 0)
+            self.added += grown
+            self.chars += grown
+            if self.added > MAX_ALIAS_CHARS:
+                return self._issue(ev, f"alias *{ev.anchor} expands the document by more than {MAX_ALIAS_CHARS} "
+                                       f"characters (its aliases repeat {self.added} characters of text)")
+            self._done()
         elif isinstance(ev, CollectionStartEvent):
-            if stack and stack[-1][2] and stack[-1][3]:
-                return issue(ev, "a mapping or list as a mapping key is not supported")
-            depth += 1
-            if depth > MAX_DEPTH:
-                return issue(ev, f"nesting deeper than {MAX_DEPTH} levels")
-            nodes += 1
-            stack.append([ev.anchor, nodes, isinstance(ev, MappingStartEvent), True, chars])
+            if at_key:
+                return self._issue(ev, "a mapping or list as a mapping key is not supported")
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                return self._issue(ev, f"nesting deeper than {MAX_DEPTH} levels")
+            self.nodes += 1
+            stack.append([ev.anchor, self.nodes, isinstance(ev, MappingStartEvent), True, self.chars])
         elif isinstance(ev, CollectionEndEvent):
-            depth -= 1
+            self.depth -= 1
             anchor, start, _, _, start_chars = stack.pop()
             if anchor:
-                sizes[anchor] = nodes - start + 1
-                char_sizes[anchor] = chars - start_chars
-            scalar_or_alias_done()
-        if nodes > MAX_NODES:
-            return issue(ev, f"the document has more than {MAX_NODES} nodes")
+                self.sizes[anchor] = self.nodes - start + 1
+                self.char_sizes[anchor] = self.chars - start_chars
+            self._done()
+        if self.nodes > MAX_NODES:
+            return self._issue(ev, f"the document has more than {MAX_NODES} nodes")
+        return None
+
+
+def event_issue(path: str, text: str) -> SpecIssue | None:
+    """EventGuard over a whole text's events (yaml_read.py checks them as it loads)."""
+    y = YAML(typ="rt")
+    guard = EventGuard(path, y.resolver)
+    for ev in y.parse(text):
+        issue = guard.feed(ev)
+        if issue:
+            return issue
     return None

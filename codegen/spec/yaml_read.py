@@ -21,9 +21,32 @@ from codegen.spec.errors import SpecError, SpecIssue
 from pysim.bounded_read import UnreadableFile, read_bytes_bounded
 
 
-def _yaml() -> YAML:
+class _Refused(Exception):
+    """An event yaml_guard refuses, raised out of ruamel's composer."""
+
+    def __init__(self, issue: SpecIssue) -> None:
+        super().__init__(issue)
+        self.issue = issue
+
+
+def _yaml(where: str = "") -> YAML:
+    """A round-trip loader whose parser hands each event to yaml_guard's
+    EventGuard before the composer takes it: the text is parsed once, and a
+    refused event stops the load there (nothing after it is composed, and
+    nothing is constructed)."""
     y = YAML(typ="rt")
     y.allow_duplicate_keys = False
+    guard = g.EventGuard(where, y.resolver)
+
+    class GuardedParser(y.Parser):
+        def get_event(self):
+            ev = super().get_event()
+            issue = guard.feed(ev)
+            if issue:
+                raise _Refused(issue)
+            return ev
+
+    y.Parser = GuardedParser
     return y
 
 
@@ -58,10 +81,12 @@ def read_yaml(path: Path) -> Any:
     if issues:
         raise SpecError(issues)
     try:
-        issue = g.flow_depth_issue(where, text) or g.event_issue(where, text)
+        issue = g.flow_depth_issue(where, text)
         if issue:
             raise SpecError([issue])
-        doc = _yaml().load(text)
+        doc = _yaml(where).load(text)
+    except _Refused as e:
+        raise SpecError([e.issue]) from None
     except MarkedYAMLError as e:
         raise SpecError([_yaml_issue(where, e)]) from None
     except RecursionError:  # bounded above; a last guard, never a traceback
