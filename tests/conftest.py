@@ -84,3 +84,11 @@ def default_build():
     from codegen.commands.parity import prepare
 
     return prepare(DEFAULT_SPEC)
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker more than the cores. Some tests wait on a board, a
+    pseudo-terminal or a window (bounded waits, tests/deadline.py); the extra
+    worker's tests use the core meanwhile. BOIDSGEN_TEST_WORKERS sets the number."""
+    n = os.environ.get("BOIDSGEN_TEST_WORKERS")
+    return int(n) if n else (os.cpu_count() or 1) + 1
