@@ -52,6 +52,10 @@ SUITE_CACHE = ROOT / "build" / ".suite"
 os.environ.setdefault("BOIDSGEN_BUILD_CACHE", str(SUITE_CACHE / "hosts"))
 os.environ.setdefault("BOIDSGEN_KERNEL_CACHE", str(SUITE_CACHE / "kernels"))
 os.environ.setdefault("CCACHE_DIR", str(SUITE_CACHE / "ccache"))
+# The generated Makefile's compiler launcher (`CCACHE ?=`, which make takes from the environment):
+# the tests that run `make host` by hand share the runtime's objects as boidsgen's builds do.
+if shutil.which("ccache"):
+    os.environ.setdefault("CCACHE", "ccache")
 
 
 def require_tool(name: str) -> str:

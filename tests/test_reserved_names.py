@@ -44,10 +44,24 @@ def _compile_commands(target: str, build: Path) -> list[list[str]]:
             words = shlex.split(line)
         except ValueError:  # not a compile command (an awk program split over lines)
             continue
+        if words and words[0] == "ccache":  # the Makefile's $(CCACHE) launcher (conftest sets it)
+            words = words[1:]
         if len(words) > 1 and any(w.endswith(".c") for w in words[1:]):
             cmds.append(words)
     assert cmds, f"`make -n {target}` printed no compile command:\n{res.stdout}"
-    return cmds
+    # one command per object: those with the same flags preprocessed together, as one
+    merged: dict[tuple, list[str]] = {}
+    for words in cmds:
+        flags, skip = [], False
+        for w in words:
+            if skip:
+                skip = False
+            elif w == "-o":
+                skip = True
+            elif not w.endswith(".c") and w != "-c":
+                flags.append(w)
+        merged.setdefault(tuple(flags), []).extend(w for w in words if w.endswith(".c"))
+    return [[*flags, *sources] for flags, sources in merged.items()]
 
 
 def _preprocess(words: list[str], std: str | None) -> str:
