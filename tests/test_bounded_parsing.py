@@ -164,10 +164,12 @@ def test_a_spec_is_parsed_once_its_events_checked_as_they_are_composed(tmp_path,
     from ruamel.yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
     from ruamel.yaml.parser import RoundTripParser
 
+    from codegen.spec import yaml_read
     from codegen.spec.errors import SpecError
     from codegen.spec.yaml_read import read_yaml
 
     nodes = sum(isinstance(e, (AliasEvent, CollectionStartEvent, ScalarEvent)) for e in YAML(typ="rt").parse(BASE))
+    yaml_read._READ.clear()  # parsed afresh, not the copy of an earlier read
     made = []
     real = RoundTripParser.parse_node
     monkeypatch.setattr(RoundTripParser, "parse_node", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
@@ -180,3 +182,22 @@ def test_a_spec_is_parsed_once_its_events_checked_as_they_are_composed(tmp_path,
     with pytest.raises(SpecError, match="tag"):
         read_yaml(spec)
     assert len(made) < 5, len(made)
+
+
+def test_a_spec_read_again_is_a_copy_of_the_first_read(tmp_path):
+    """read_yaml keeps what it parsed by the file's bytes: the same bytes again
+    (another path too) are not parsed again but copied, so a caller that
+    changes its document changes no other's; other bytes are parsed afresh."""
+    from codegen.spec import yaml_read
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text(BASE, encoding="utf-8")
+    first = yaml_read.read_yaml(spec)
+    first["params"]["visual_range"]["default"] = 999
+    twin = tmp_path / "t.yaml"
+    twin.write_text(BASE, encoding="utf-8")
+    again = yaml_read.read_yaml(twin)
+    assert again is not first and again["params"]["visual_range"]["default"] != 999
+    assert again["params"].lc.key("visual_range") == first["params"].lc.key("visual_range")  # positions kept
+    spec.write_text(BASE.replace("name: boids", "name: other", 1), encoding="utf-8")
+    assert yaml_read.read_yaml(spec)["name"] == "other"

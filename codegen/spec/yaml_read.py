@@ -7,8 +7,11 @@ a spec's text (the rule definitions' lines, the spec writer, `boidsgen
 rules`) uses too: a FIFO, a device or a folder is refused at once, naming it."""
 from __future__ import annotations
 
+import copy
+import hashlib
 import math
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -73,11 +76,32 @@ def read_text(path: str | Path) -> str:
     return text
 
 
+# Documents this process has read, by their bytes' digest: one run reads the same spec again and
+# again (each command and pass loads it; the suite, thousands of times), and ruamel's pure-Python
+# round-trip parser is most of a load. A copy is handed out (a fifth of a parse), so no caller's
+# change reaches another; a file that fails is never kept.
+_READ: OrderedDict[bytes, Any] = OrderedDict()
+_KEEP = 64
+
+
 def read_yaml(path: Path) -> Any:
     """Parse YAML keeping positions, within yaml_guard's bounds; every
     refusal and syntax error becomes a located SpecError."""
     where = str(path)
-    text, issues = g.decode(where, read_source(path))
+    data = read_source(path)
+    key = hashlib.sha256(data).digest()
+    if key in _READ:
+        _READ.move_to_end(key)
+        return copy.deepcopy(_READ[key])
+    doc = _parse(where, data)
+    _READ[key] = copy.deepcopy(doc)
+    if len(_READ) > _KEEP:
+        _READ.popitem(last=False)
+    return doc
+
+
+def _parse(where: str, data: bytes) -> Any:
+    text, issues = g.decode(where, data)
     if issues:
         raise SpecError(issues)
     try:
