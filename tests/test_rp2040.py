@@ -274,16 +274,3 @@ def test_watch_stays_in_step_while_the_course_lines_change_parameters(scouts_rp2
     assert rc == 0 and f"watch: {WATCH_FRAMES} frames in step" in out, out[-2000:]
     assert not pending, pending
     assert re.search(r"events applied: .*set [4-9]", out), out[-500:]
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # cold: a pico-sdk build per variant (~40 s each)
-@pytest.mark.parametrize("order", ["sequential", "synchronous"])
-@pytest.mark.parametrize("name", ["scouts_vga", "predator_vga", "boids"])
-def test_parity_in_rp2040js_300_frames_both_orders(rp2040_tools, name, order):
-    """Issue 36's 'done when': the three specs, both update orders, 300 frames, bit-exact in rp2040js
-    (boids.yaml targets the PIC32: --target rp2040 builds it for the RP2040's VGA)."""
-    from codegen.commands.parity import run_parity
-
-    res = run_parity(str(ROOT / "spec" / f"{name}.yaml"), frames=300, order=order, target="rp2040")
-    assert res.ok and "300 frames" in res.summary, res.summary
