@@ -97,13 +97,3 @@ def pytest_xdist_auto_num_workers(config):
     n = os.environ.get("BOIDSGEN_TEST_WORKERS")
     return int(n) if n else (os.cpu_count() or 1) + 1
 
-
-# The longest files (a fresh clone's `--durations`), handed to the workers first: with `--dist
-# loadfile` a file runs whole in one worker, so one of these started late would run on alone at
-# the end. The others keep their order after them.
-LONGEST_FIRST = ("test_rp2040.py", "test_rp2040_parity.py", "test_rp2040_split.py", "test_specs_parity.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order

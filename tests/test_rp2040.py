@@ -201,9 +201,9 @@ def test_watch_stays_in_step_with_the_emulated_board_on_a_pty(scouts_rp2040, cap
 
     _, b = scouts_rp2040
     with PtyBoard(b.elf) as board:
-        rc = main(["watch", board.path, "--spec", str(SCOUTS), "--frames", "45", "--timeout", "10"])
+        rc = main(["watch", board.path, "--spec", str(SCOUTS), "--frames", "30", "--timeout", "10"])
     out = capsys.readouterr().out
-    assert rc == 0 and "watch: 45 frames in step" in out, out[-2000:]
+    assert rc == 0 and "watch: 30 frames in step" in out, out[-2000:]
 
 
 def test_budget_by_execution_splits_each_frame_and_grows_with_the_flock(scouts_rp2040, capsys):
