@@ -71,10 +71,11 @@ def _build(spec, spec_path: str, out: Path, grid: bool, capacity: int = 1500) ->
     # within the guard, so that the once-only copy runs.
     ("boids", 400, 200, ("turn_factor=0", "visual_range=20", "protected_range=28")),
     ("boids", 400, 100, ("visual_range=5", "protected_range=7")),
-    ("vector_forces", 400, 60, ()),             # radius zones, exact distances
-    ("scouts_vga", 400, 60, ()),                # rules that use the boid's index
-    ("extensions", 400, 60, ()),                # perching: pre-step `continue`, boid state
-    ("combo_scouts_predators_obstacles", 300, 40, ()),
+    # the other specs' rules (in the full suite; the quick tier keeps the boids cases above)
+    pytest.param("vector_forces", 400, 60, (), marks=pytest.mark.slow),  # radius zones, exact distances
+    pytest.param("scouts_vga", 400, 60, (), marks=pytest.mark.slow),  # rules that use the boid's index
+    pytest.param("extensions", 400, 60, (), marks=pytest.mark.slow),  # perching: pre-step `continue`, boid state
+    pytest.param("combo_scouts_predators_obstacles", 300, 40, (), marks=pytest.mark.slow),
 ])
 def test_grid_equals_brute_force(tmp_path, name, n, frames, sets):
     require_tool("gcc")
@@ -112,6 +113,7 @@ def test_a_box_taller_than_the_screen_is_one_band(tmp_path):
     assert first is None, f"grid and brute force differ at trace line {first}:\n{a[first]}\n{b[first]}"
 
 
+@pytest.mark.slow  # the quick tier's grid cases are the boids ones above
 def test_grid_slots_in_words(tmp_path):
     """The bands hold boids' byte offsets (flock_grid.j2), 16-bit while the
     capacity's boids fit 64 KiB; past that, words. 5000 boids of state (the
