@@ -56,6 +56,7 @@ def guarded(m):
 # keyed by those inputs' text (their repr is their whole content); the answer is three
 # immutable values, so no caller can change another's.
 _SEARCHED: dict[str, tuple | None] = {}
+_KEEP = 256  # answers kept (oldest dropped first): a long GUI session renders many variants
 
 
 def _guard(m, m2, res):
@@ -65,6 +66,8 @@ def _guard(m, m2, res):
     key = hashlib.sha256(repr((m.params, tuple(r.name for r in m.rules), m2)).encode()).hexdigest()
     if key not in _SEARCHED:
         _SEARCHED[key] = _search(m, m2, res)
+        if len(_SEARCHED) > _KEEP:
+            del _SEARCHED[next(iter(_SEARCHED))]
     found = _SEARCHED[key]
     if found is None:
         return None
