@@ -21,6 +21,7 @@ from pysim import mover_state
 from pysim.arith import make_arith
 from pysim.checked_arith import checked_arith_for, overflow_found
 from pysim.fxops import new_status
+from pysim.kernel_cache import compile_turn
 from pysim.model_support import load_kernel
 from pysim.params import ParamSet
 from pysim.rng import Rng
@@ -372,7 +373,8 @@ class Simulation:
         st[5] = -1
         draws = getattr(K, "DRAWS", 0)  # the rules' PRNG draws, every boid's at its turn (docs/rules.md)
         rs = np.array([self.rng.s], dtype=np.int64) if draws else None
-        self.grid_used = bool(fn(sync, grid, *b, *self._world_args(), PF, PI, st, *([rs] if draws else [])))
+        with compile_turn(K, fn):
+            self.grid_used = bool(fn(sync, grid, *b, *self._world_args(), PF, PI, st, *([rs] if draws else [])))
         if draws:
             self.rng.s = int(rs[0])
         if checked and st[0]:

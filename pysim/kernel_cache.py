@@ -21,9 +21,11 @@ import shutil
 import stat
 import sys
 import tempfile
+from contextlib import nullcontext
 from pathlib import Path
 
 from pysim.bounded_read import read_text_bounded
+from pysim.file_lock import file_lock
 
 KERNEL_FILE = "boids_kernel.py"
 
@@ -147,3 +149,25 @@ def cached_copy(text: str) -> tuple[Path, str]:
                 os.unlink(tmp)
             raise
     return copy, key
+
+
+COMPILE_WAIT = 900.0  # seconds: far longer than numba takes to compile any kernel (seconds)
+
+
+class KernelBusy(OSError):
+    """Another process compiled the same kernel past COMPILE_WAIT; str() is one line."""
+
+
+def compile_turn(kernel, fn):
+    """A context for fn's (a numba function of `kernel`) first run in this
+    process: another process compiling the same kernel is waited for, so
+    its machine code, saved in the cache folder, is read back instead of
+    compiled a second time (a cold suite's workers, a GUI beside a `sim`)."""
+    if getattr(fn, "signatures", None):  # already compiled or loaded here
+        return nullcontext()
+    folder = Path(kernel.__file__).parent
+
+    def busy(path: str) -> KernelBusy:
+        return KernelBusy(f"{path}: another process has been compiling this kernel for {COMPILE_WAIT:.0f} s")
+
+    return file_lock(folder / ".compile.lock", COMPILE_WAIT, busy)

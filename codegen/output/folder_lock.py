@@ -12,21 +12,14 @@ one line naming the folder.
 Where the platform has no flock (Windows), builds are not serialised."""
 from __future__ import annotations
 
-import os
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from codegen.output.safe_paths import OutputError
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks of this kind
-    fcntl = None
+from pysim.file_lock import file_lock
 
 LOCK_NAME = ".boidsgen.lock"
 WAIT_SECONDS = 1800.0  # longer than any build step (make's and the pico-sdk's 900 s bounds)
-POLL = 0.05  # seconds between tries
 
 
 class FolderBusy(OutputError):
@@ -36,21 +29,9 @@ class FolderBusy(OutputError):
 @contextmanager
 def folder_lock(folder: Path, wait: float = WAIT_SECONDS):
     """Hold folder's lock for the body (the folder exists, checked by the caller)."""
-    if fcntl is None:
+    def busy(_path: str) -> FolderBusy:
+        return FolderBusy(f"{folder}: another boidsgen has been building here for {wait:.0f} s; "
+                          "wait for it to finish, or stop it")
+
+    with file_lock(Path(folder) / LOCK_NAME, wait, busy):
         yield
-        return
-    fd = os.open(Path(folder) / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise FolderBusy(f"{folder}: another boidsgen has been building here for {wait:.0f} s; "
-                                     "wait for it to finish, or stop it") from None
-                time.sleep(POLL)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock

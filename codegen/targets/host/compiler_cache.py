@@ -17,11 +17,16 @@ the user has set it: CCACHE_BASEDIR, the project root, so paths inside the
 project (the build folder's generated headers) are hashed relative to the
 folder being built; and CCACHE_NOHASHDIR, so the folder itself is not part
 of the key (the SDK compiles with -g: the debug info of a hit names the
-folder it was first built in, not this one). Without ccache nothing changes."""
+folder it was first built in, not this one). Without ccache nothing changes.
+
+Builds that share the cache take turns (`sdk_turn`): two first builds at
+once (two terminals, the suite's workers) would both miss every SDK object
+and compile the SDK twice; the second now waits and takes the first's."""
 from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 LAUNCHED = ("C", "CXX")  # CMake's launcher variables; the SDK's assembly is a handful of small files
@@ -48,3 +53,28 @@ def environment(project_root: Path) -> dict[str, str]:
     env.setdefault("CCACHE_BASEDIR", str(Path(project_root).resolve()))
     env.setdefault("CCACHE_NOHASHDIR", "true")
     return env
+
+
+TURN_WAIT = 1800.0  # seconds: longer than a build's configure and ninja steps (900 s each)
+
+
+@contextmanager
+def sdk_turn(error=RuntimeError):
+    """The body (a pico-sdk configure and build) while no other boidsgen's runs
+    (a lock in ~/.cache/boidsgen/locks/); no lock without ccache or a
+    writable home, where nothing is shared to wait for. A wait past
+    TURN_WAIT raises error(one line naming the lock)."""
+    from pysim.file_lock import file_lock
+    from pysim.kernel_cache import user_cache_folder
+
+    folder = user_cache_folder("locks") if available() else None
+    if folder is None:
+        yield
+        return
+
+    def busy(path: str) -> Exception:
+        return error(f"{path}: another boidsgen has been building the pico-sdk for {TURN_WAIT:.0f} s; "
+                          "wait for it to finish, or stop it")
+
+    with file_lock(folder / "pico-sdk.lock", TURN_WAIT, busy):
+        yield

@@ -113,10 +113,12 @@ def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
             remove_tree(cmake_dir)  # not configured by boidsgen, or changed since: nothing in it is trusted
         env = compiler_cache.environment(project_root(spec_path))
         try:
-            if not (cmake_dir / "CMakeCache.txt").is_file():
-                _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
-                      f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra], env=env)
-            _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
+            with compiler_cache.sdk_turn(BuildError):  # another spec's first build: wait, then take its SDK objects
+                if not (cmake_dir / "CMakeCache.txt").is_file():
+                    _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
+                          f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra],
+                         env=env)
+                _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
         finally:
             if (cmake_dir / "CMakeCache.txt").is_file():
                 build_record.record(cmake_dir, src.resolve())  # what our cmake and ninja made, as they left it
