@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,15 @@ def pytest_xdist_auto_num_workers(config):
     n = os.environ.get("BOIDSGEN_TEST_WORKERS")
     return int(n) if n else (os.cpu_count() or 1) + 1
 
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files holding slow tests go to the workers first, the most tests first, then the quick tier's
+    files the same way (pyproject's --no-loadscope-reorder keeps this order). With `--dist loadfile` a file
+    runs whole in one worker, so a long file handed out last would run on alone while the other workers
+    sit idle; xdist's own order (fewest tests last) did that with the quick start's and the random rules'
+    one-test files. The quick files now fill the workers' ends. Sorting is stable: a file's tests keep
+    their order."""
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    tests = Counter(item.path for item in items)
+    items.sort(key=lambda item: (not slow[item.path], -tests[item.path], str(item.path)))
