@@ -6,6 +6,8 @@ for a divergence), never a traceback or a hang, and leaves the fake board
 running with `watch` off."""
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 import threading
@@ -88,6 +90,31 @@ def test_a_divergence_whose_dump_never_comes_is_reported_and_the_board_resumed(m
     assert "Traceback" not in out + err and "NameError" not in out + err, err
     assert "pause" in board.heard and "resume" in board.heard
     left_running_with_watch_off(board)
+
+
+def test_a_mirror_slower_than_the_quiet_limit_is_not_a_silent_board(model, tmp_path, monkeypatch):
+    """The mirror's first frame takes longer than watch waits for a quiet board (its kernel compiled under
+    load; here another process holds the kernel's compile turn, pysim/kernel_cache.py, for 5 s): the digest
+    the board sent meanwhile is compared once the mirror reaches it, and the divergence is reported (was:
+    `no frame from the board for 3 s`, exit 2, while the board's frame sat unread). It checks pacing: 5 s."""
+    from pathlib import Path
+
+    from pysim.kernel_cache import cached_copy
+    from pysim.model_support import kernel_text
+
+    monkeypatch.setenv("BOIDSGEN_KERNEL_CACHE", str(tmp_path / "kernels"))  # watch's process compiles afresh
+    copy, _ = cached_copy(kernel_text(Path(model.__file__), model.KERNEL_FILE, model.KERNEL_HASH))
+    fd = os.open(copy.parent / ".compile.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    release = threading.Timer(5.0, os.close, [fd])
+    board = FakeBoard(model, {"dump": SILENT})
+    try:
+        release.start()
+        rc, out, err = watch(board, while_running=lambda p: (synced(board), board.frame(1)))
+    finally:
+        release.join()
+        board.close()
+    assert rc == 1 and "watch: diverged at frame 1: digest: board 00000000" in out, (out, err)
 
 
 # ---- finding 2: a board that stops streaming ----

@@ -129,7 +129,9 @@ def _follow(a, client, follow, out, frames: int):
         if frames and st.frames_in_step >= frames:
             print(("\r" if live else "") + st.line(), file=out)
             return None
-        if st.board_frame != last_frame:
+        if st.board_frame != last_frame or st.lag_frames:
+            # a digest the mirror has not reached yet is not silence: the board is waited for only
+            # once the mirror has caught up (its first frame compiles the kernel, slowly under load)
             last_frame, last_change = st.board_frame, now
         elif now - last_change > quiet_limit and now >= next_probe:
             _probe(client, st, now - last_change, give_up, follow.every)
