@@ -30,7 +30,7 @@ def test_a_flock_beyond_the_table_divides():
     assert means.call("sum_mean") == "boids_mean" and means.call("sum_mean_about") == "boids_mean_about"
     # no table recorded: the printer's means divide (fixed.h), the step prints no table
     from codegen.output.pipeline import load
-    from codegen.targets.pic32.pass_list import flock_c_copies, lower
+    from codegen.targets.c.lowering import flock_c_copies, lower
 
     m = load(ROOT / "spec" / "boids.yaml", capacity=big)
     low = lower(m)

@@ -5,12 +5,13 @@ loop because of the ring, and every frame stays bit-exact with the
 simulator, however many boids are flagged and why."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from codegen.commands.parity import firmware_trace, run_parity, simulator_trace
-from codegen.passes import pairs_once
+from codegen.boards import registry
 from codegen.spec.loader import load_spec
 from codegen.targets.host.build import make
 from codegen.targets.pic32.budget.measure import render_variant, spec_variant
@@ -33,12 +34,18 @@ def test_no_frame_of_500_boids_runs_the_full_loop(tmp_path):
     assert st["flagged_frames"] > 100 and st["flagged_boids"] > st["flagged_frames"], st
 
 
+def small_rings(monkeypatch, most: int) -> None:
+    """Every board's ring limited to `most` bytes (its record's ring_bytes, codegen/boards/registry.py)."""
+    for name in registry.boards():
+        monkeypatch.setitem(registry.TARGETS, name, replace(registry.target(name), ring_bytes=most))
+
+
 def test_boids_flagged_by_their_own_band_match_the_simulator(tmp_path, monkeypatch):
-    """A ring of 8 entries (RING_BYTES 256): nearly every boid is flagged,
+    """A ring of 8 entries (256 B): nearly every boid is flagged,
     many even by their own band's visits (the runs of the own band's
     window, and the visit back over it), at 150 boids."""
     require_tool("gcc")
-    monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
+    small_rings(monkeypatch, 256)
     spec = _spec(tmp_path, 200, grid=True, visual_range=40)
     st = pair_stats(spec, tmp_path / "stats", 150, frames=100)
     assert "#define BOIDS_PAIR_RING 8\n" in (tmp_path / "stats" / "gen" / "firmware" / "boids_flock.c").read_text()
@@ -62,8 +69,7 @@ def test_every_specs_flagged_copy_matches_the_simulator(tmp_path, monkeypatch, n
     spec's two-part update too: each part's ring, split.h)."""
     require_tool("gcc")
     require_tool("make")
-    monkeypatch.setattr(pairs_once, "RING_BYTES", 256)
-    monkeypatch.setattr(pairs_once, "RING_BYTES_RP2040", 256)  # an RP2040-only spec's ring (pairs_once.ring_bytes)
+    small_rings(monkeypatch, 256)  # an RP2040-only spec's ring too (pairs_once.ring_bytes)
     path = str(ROOT / "spec" / f"{name}.yaml")
     spec, _ = load_spec(path)
     m = render_variant(spec_variant(spec, capacity=max(200, spec.flock.capacity), order="synchronous", grid=True),

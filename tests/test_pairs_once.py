@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from codegen.targets.pic32.budget.measure import build_host_driver, render_variant
+from codegen.boards import registry
 from codegen.passes import pairs_once
 from codegen.targets.c import ring
-from codegen.targets.pic32.pass_list import flock_c_copies, lower
+from codegen.targets.c.lowering import flock_c_copies, lower
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
 from codegen.spec.loader import load_spec
@@ -145,8 +146,8 @@ def test_each_path_runs_and_matches_the_simulator(tmp_path, grid, vr, n, path):
 
 def test_an_rp2040_only_entry_is_padded_to_its_alignment_not_a_power_of_two():
     # the default rules' 36 B (two 64-bit sums): 40 B on the RP2040 (MULS is one cycle), 64 B elsewhere
-    assert pairs_once.entry_padded(36, True, rp2040=True) == 40 and pairs_once.entry_padded(36, True, False) == 64
-    assert pairs_once.entry_padded(20, False, rp2040=True) == 20 and pairs_once.entry_padded(20, False, False) == 32
+    assert pairs_once.entry_padded(36, True, multiply=True) == 40 and pairs_once.entry_padded(36, True, False) == 64
+    assert pairs_once.entry_padded(20, False, multiply=True) == 20 and pairs_once.entry_padded(20, False, False) == 32
     # scouts_vga (RP2040 only) at 1,000 boids: 512 entries of 40 B a part, which hold every band of 1,000
     # boids' densest frames (in the simulator the ring's span reaches 376 by seed 2's frame 299), not 256 of 64 B
     from codegen.spec.loader import load_spec
@@ -157,4 +158,4 @@ def test_an_rp2040_only_entry_is_padded_to_its_alignment_not_a_power_of_two():
     big = spec_variant(spec, capacity=1000, order="synchronous", grid=True)
     low = lower(build_model(big, ROOT / "spec" / "scouts_vga.yaml"))
     assert (low.ring.size, low.ring.entry_bytes) == (512, 40) and not low.ring.by_address
-    assert low.ring.size * low.ring.entry_bytes <= pairs_once.RING_BYTES_RP2040
+    assert low.ring.size * low.ring.entry_bytes <= registry.target("rp2040").ring_bytes

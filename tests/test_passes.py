@@ -13,6 +13,7 @@ from codegen.passes.pipeline import contract
 from codegen.passes.shared import SHARED
 from codegen.output.pipeline import load
 from codegen.output.render import render
+from codegen.targets.c import lowering
 from codegen.targets.pic32 import pass_list
 
 from .conftest import DEFAULT_SPEC, ROOT
@@ -39,7 +40,7 @@ def test_the_pass_lists():
     # plain: none of the target's own optimisations, only the magnitude printed as written (where proven)
     assert [p.name for p in pass_list.PLAIN[3:]] == ["roots_as_written"]
     # what the printer reads besides the IR: each pass's record on Lowered, set by its pass of the fast list
-    low = pass_list.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True))
+    low = lowering.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True))
     records = {"pairs_once": "ring", "zones_hilo": "zones_hilo", "zone_apart": "zone_apart", "window_sums": "window",
                "mean_table": "mean_entries", "ring_sched": "mirror_sched", "gcc_o1_hints": "hints"}
     assert set(records) <= {p.name for p in pass_list.FAST}
@@ -53,7 +54,7 @@ def test_the_pass_lists():
 def test_the_mode_picks_the_list():
     assert pass_list.pass_list(load(DEFAULT_SPEC).spec) is pass_list.FAST
     assert pass_list.pass_list(load(DEFAULT_SPEC, optimize="plain").spec) is pass_list.PLAIN
-    low = pass_list.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True, optimize="plain"))
+    low = lowering.lower(load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True, optimize="plain"))
     assert low.on == tuple(p.name for p in pass_list.PLAIN) and not low.once and low.guard is None
 
 
@@ -133,12 +134,12 @@ def test_the_printer_prints_what_the_passes_recorded():
     from dataclasses import replace
 
     m = load(DEFAULT_SPEC, capacity=500, order="synchronous", grid=True)
-    low = pass_list.lower(m)
+    low = lowering.lower(m)
     assert low.ring and low.window and low.zones_hilo and low.zone_apart and low.mean_entries == 501
     assert low.mirror_sched and low.hints
 
     def fast(**changed):
-        fc = pass_list.flock_c_copies(m, replace(low, **changed))[2]
+        fc = lowering.flock_c_copies(m, replace(low, **changed))[2]
         return "\n".join(fc.pair_lines + fc.pair_lines_apart + fc.ring_typedef + fc.mean_table
                          + sum((c for _, c in fc.apply), [])), fc
 

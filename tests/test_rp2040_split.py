@@ -194,11 +194,11 @@ def test_flagged_boids_split_on_two_threads_are_bit_exact(tmp_path, monkeypatch,
     the mirror into and visits back its own bands' (pairs_once.py): no frame runs the full loop."""
     from codegen.output.pipeline import load
     from codegen.output.render import render
-    from codegen.passes import pairs_once
+    from tests.test_pairs_flagged import small_rings
     from tests.test_pairs_once import firmware_stats
 
     require_tool("gcc")
-    monkeypatch.setattr(pairs_once, "RING_BYTES_RP2040", 1024)
+    small_rings(monkeypatch, 1024)
     spec = split_spec(tmp_path, "scouts_vga", capacity=300)
     code = render(load(spec))["firmware/boids_flock.c"]
     assert "#define BOIDS_PAIR_RING 16\n" in code and "boids_split_run(boids_step_flagged_part, f, split_took);" in code

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.targets.pic32.pass_list import flock_c_copies
+from codegen.targets.c.lowering import flock_c_copies
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
 from codegen.passes import window_sums

@@ -256,11 +256,11 @@ def report_lines(rep: RangeReport) -> list[str]:
 
 def _pair_loop(m) -> list[str]:
     """The pair loop's shape in the C (each pair once, the own band's window sums)."""
-    from codegen.targets.pic32.pass_list import flock_c_copies, pass_list
+    from codegen.targets.c.lowering import flock_c_copies, passes_for
     from codegen.targets.pic32.pair_report import report
 
     _, guard, fast = flock_c_copies(m)
-    names = ", ".join(p.name for p in pass_list(m.spec))
+    names = ", ".join(p.name for p in passes_for(m.spec))
     return [f"passes (performance.optimize: {m.spec.performance.optimize}; "
             f"codegen/targets/pic32/pass_list.py): {names}"] + report(fast, guard)
 

@@ -16,6 +16,7 @@ from codegen.commands.messages import err, failed, spec_errors
 from codegen.commands.numbers import boids_within
 from codegen.commands.rules import cmd_rules, cmd_schema  # noqa: F401
 from codegen.commands.sim import cmd_sim, sets_of  # noqa: F401
+from codegen.commands.targets import cmd_targets  # noqa: F401
 from codegen.output.pipeline import checked_model
 
 
@@ -66,54 +67,10 @@ def cmd_parity(a) -> int:
 
 
 def cmd_budget(a) -> int:
-    from codegen.targets.pic32.budget.measure import BudgetError, run_budget
+    """The target's own budget (its record's `budget`: codegen/boards/registry.py)."""
+    from codegen.boards import registry
 
-    if a.target == "rp2040":
-        from codegen.targets.rp2040.budget import measure, table
-        from codegen.targets.rp2040.ram import ram_table
-
-        seeds = list(dict.fromkeys(a.seeds or [1, 2, 3]))
-        grids = {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]
-        if a.profile:  # where the cycles go: codegen/targets/rp2040/profile.py
-            from codegen.targets.rp2040.profile import profile_lines, run_profile
-
-            for grid in grids:
-                for n in a.boids or ([1000] if grid else [400]):
-                    frames, skip = a.frames or 100, a.warmup or 0
-                    m, p = run_profile(a.spec, n, frames, seeds[0], grid, skip=skip)
-                    print("\n".join(profile_lines(m, p, n, frames, seeds[0], skip=skip)), flush=True)
-            return 0
-        for grid in grids:
-            boids = a.boids or ([400, 600, 800, 1000] if grid else [100, 200, 300, 400])
-            m, b, rows, bound = measure(a.spec, boids, a.frames or 1000, seeds, grid=grid, bound=True)
-            print("\n".join(table(m, rows, seeds) + bound + ram_table(b.elf, m.spec.flock.capacity)), flush=True)
-        return 0
-    boids = a.boids or [100, 200, 500]  # each fits the part (RAM: BENCHMARKS.md)
-    if a.cost_table:  # refused before measuring anything
-        where = Path(a.cost_table)
-        if len(set(boids)) < 2:
-            err("--cost-table needs the frame time at two flock sizes or more (--boids N N ...)")
-            return 2
-        if where.is_dir() or not where.parent.is_dir():
-            err(f"--cost-table {a.cost_table}: " + ("a folder" if where.is_dir() else "no such folder"))
-            return 2
-    if not (a.profile or a.cost_table or a.warmup is not None):  # every frame of whole runs: runs.py
-        from codegen.targets.pic32.budget.runs_cli import runs_cli
-        return runs_cli(a, boids, failed)
-    a.warmup = 300 if a.warmup is None else a.warmup
-    if a.profile:  # where the frame's instructions and cycles go: codegen/targets/pic32/budget/profile.py
-        from codegen.targets.pic32.budget.profile import profile_cli
-        return profile_cli(a, boids, failed)
-    try:
-        b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize or "both",
-                       progress=lambda r: print(f"  measured {r.variant} N={r.n}", file=sys.stderr, flush=True))
-    except BudgetError as e:
-        failed(str(e))
-        return 1
-    print(b.table())
-    if a.cost_table:
-        print(f"cost table (-O1, CPI {b.cpi}, {b.rows[0].variant}): {b.cost_table(a.cost_table)}")
-    return 0
+    return registry.target(a.target).budget.load()(a, err, failed)
 
 
 def cmd_watch(a) -> int:

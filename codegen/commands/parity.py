@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.boards import registry
 from codegen.targets.host.build import BuildError, build_host
 from codegen.model.gen_model import build_model
 from codegen.spec.variants import spec_variant
@@ -40,7 +41,8 @@ def variant(spec, order: str | None, fmt: str | None):
 def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, target: str | None = None,
             boids: int | None = None):
     """Generate and compile what a parity run needs; returns (model, firmware, model module): the host
-    exe, or with target 'rp2040' the RP2040's headless image (run in rp2040js)."""
+    exe, or the program the target's record names as its parity image (the RP2040's headless image, run
+    in rp2040js; the host build on two threads)."""
     m = load(spec_path)
     boids_within(boids, m.spec.flock.capacity)  # before anything is built
     spec, tag = variant(m.spec, order, fmt)
@@ -52,21 +54,21 @@ def prepare(spec_path: str, order: str | None = None, fmt: str | None = None, ta
         bdir = out / "build"
     else:
         out = output_dir(spec_path, spec.name)
-    if target == "rp2040":  # its folders refused before anything is written (build_rp2040 checks them too)
-        from codegen.targets.rp2040.build import check_build
-
-        check_build(spec_path, out, bdir)
+    t = registry.target(target or registry.HOST.name)
+    if t.check_folders:  # its folders refused before anything is written (its build checks them too)
+        t.check_folders.load()(spec_path, out, bdir)
     exe = build_host(spec_path, m, out, bdir)
-    if target == "host-threads":
-        exe = threads_build(spec_path, out, bdir)
-    if target == "rp2040":
-        from codegen.targets.rp2040.build import build_rp2040
-
-        exe = build_rp2040(spec_path, m, out, bdir).headless_elf
+    if t.image:
+        exe = t.image.load()(spec_path, m, out, bdir)
     return m, exe, load_generated_model(spec_path, m, out)
 
 
 THREADS_FLAGS = "-O2 -DBOIDS_SPLIT_THREADS=1 -pthread"  # split.h: the update's second part on a thread
+
+
+def threads_image(spec_path, m, out: Path, bdir: Path) -> Path:
+    """host-threads' parity image (its record's `image`)."""
+    return threads_build(spec_path, out, bdir)
 
 
 def threads_build(spec_path, out: Path, bdir: Path) -> Path:
@@ -83,7 +85,8 @@ def threads_build(spec_path, out: Path, bdir: Path) -> Path:
     return build / "boids_host"
 
 
-def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets) -> str:
+def firmware_trace(exe: Path, frames: int, seed: int, boids: int | None, sets, _flock_size: int | None = None) -> str:
+    """The host build's trace (the host targets' `trace`; the flock size is the program's own)."""
     cmd = [str(exe), "--frames", str(frames), "--seed", str(seed), "--trace", "-"]
     if boids is not None:
         cmd += ["--boids", str(boids)]
@@ -115,24 +118,20 @@ def simulator_trace(model, frames: int, seed: int, boids: int | None, sets, arit
 def run_parity(spec_path: str, frames: int, seed: int | None = None, boids: int | None = None,
                sets=(), order: str | None = None, fmt: str | None = None,
                target: str | None = None) -> ParityResult:
-    """target None or 'host': the host build; 'host-threads': the host build with a split update on two
-    threads; 'rp2040': the RP2040 image in rp2040js."""
+    """target None or 'host': the host build; any target whose record has a `trace`
+    (boidsgen parity --help lists them)."""
     from pysim.trace import compare
 
     m, exe, model = prepare(spec_path, order, fmt, target, boids)
     seed = m.spec.seed if seed is None else seed
     n = m.spec.flock.size if boids is None else boids
+    t = registry.target(target or registry.HOST.name)
     t0 = time.perf_counter()
-    if target == "rp2040":
-        from codegen.targets.rp2040.trace_run import rp2040_trace
-
-        c = rp2040_trace(exe, frames, seed, boids, sets, m.spec.flock.size)
-    else:
-        c = firmware_trace(exe, frames, seed, boids, sets)
+    c = t.trace.load()(exe, frames, seed, boids, sets, m.spec.flock.size)
     t1 = time.perf_counter()
     p = simulator_trace(model, frames, seed, boids, sets)
     t2 = time.perf_counter()
-    board = {"rp2040": " in rp2040js", "host-threads": ", the update's two parts on two threads"}.get(target, "")
+    board = t.ran_where
     where = f"{m.name}, {m.spec.update_order}, {m.spec.fixed_point.format}, seed {seed}{board}"
     diff = compare(c.splitlines(), p.splitlines())
     times = f"firmware {t1 - t0:.2f} s, simulator {t2 - t1:.2f} s"

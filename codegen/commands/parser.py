@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from codegen import VERSION
+from codegen.boards import registry
 from codegen.commands.numbers import (BAUD, BOIDS, BUDGET_BOIDS, BUDGET_FRAMES, CPI, EVERY, FRAMES, FRAMES_OR_ALL,
                                       PERCENT, SECONDS, SEED, WARMUP, WORKERS, with_ranges)
 
@@ -18,7 +19,7 @@ def build(cli) -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     def target_arg(p):
-        p.add_argument("--target", action="append", choices=["pic32", "rp2040"], default=None,
+        p.add_argument("--target", action="append", choices=registry.boards(), default=None,
                        help="the board to build for, instead of the spec's board.target (may be repeated).")
 
     def spec_arg(p):
@@ -44,6 +45,10 @@ def build(cli) -> argparse.ArgumentParser:
 
     p = sub.add_parser("schema", help="print the spec's JSON Schema")
     p.set_defaults(func=cli.cmd_schema)
+
+    p = sub.add_parser("targets", help="list the boards and host builds boidsgen makes firmware for: their facts, "
+                       "their passes, what builds, compares and measures them")
+    p.set_defaults(func=cli.cmd_targets)
 
     p = sub.add_parser("build", help="generate, then compile the host firmware and the spec's board(s): PIC32 "
                        "(checked with mipsel gcc; the image with xc32-gcc), RP2040 (pico-sdk: ELF and UF2)")
@@ -87,9 +92,10 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
                    help="update order (default: the spec's; other orders are regenerated in a scratch folder)")
     p.add_argument("--format", choices=["s16.15", "s15.16"], default=None, help="fixed-point format override")
-    p.add_argument("--target", choices=["host", "host-threads", "rp2040"], default="host",
-                   help="the firmware compared: the host build (default), the host build with a split update's "
-                   "two parts on two threads (RP2040 specs, synchronous, grid), or the RP2040 image in rp2040js")
+    p.add_argument("--target", choices=registry.with_part("trace"), default=registry.HOST.name,
+                   help="the firmware compared: " + "; ".join(f"{n}: {registry.target(n).title}"
+                                                              for n in registry.with_part("trace"))
+                   + f" (default {registry.HOST.name})")
     p.set_defaults(func=cli.cmd_parity)
 
     p = sub.add_parser("budget", help="frame budget per N: PIC32 instructions (qemu-mipsel, -march=m4k), SPI, RAM; "
@@ -114,8 +120,9 @@ def build(cli) -> argparse.ArgumentParser:
                    "flock code and by line, over --frames (default 100) of the first seed (the grid: 1000 boids)")
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
-    p.add_argument("--target", choices=["pic32", "rp2040"], default="pic32",
-                   help="pic32 (default), or rp2040: whole frames executed in rp2040js, Cortex-M0+ cycles at 125 MHz")
+    p.add_argument("--target", choices=registry.with_part("budget"), default=registry.DEFAULT_BOARD,
+                   help=f"{registry.DEFAULT_BOARD} (default), or rp2040: whole frames executed in rp2040js, "
+                   "Cortex-M0+ cycles at 125 MHz")
     p.add_argument("--frames", type=BUDGET_FRAMES, default=None,
                    help="frames after spawn measured per N and seed, every one (default: PIC32 3000; rp2040 1000, "
                    "3,000 over the 3 seeds)")

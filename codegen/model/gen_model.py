@@ -18,7 +18,7 @@ from codegen.lang.ir import RuleIR, Type
 from codegen.spec.checks import frac_bits
 from codegen.spec.number_text import decimal_text
 from codegen.lang.library import library
-from codegen.spec.schema import Board, Spec
+from codegen.spec.schema import BOARD_SECTIONS, Board, Spec
 from codegen.model.state_table import StateKind, state_kinds
 from codegen.model.serial_commands import Command, commands_for
 
@@ -32,7 +32,7 @@ def spec_hash(spec: Spec) -> str:
     if data.get("performance", {}).get("optimize") == "fast":  # the default: hashes from before the key stay
         data["performance"].pop("optimize")
     board_defaults = Board().model_dump(mode="json")
-    for key in ("target", "rp2040"):  # keys newer than the hashes: counted once they are not the default
+    for key in ("target", *BOARD_SECTIONS):  # keys newer than the hashes: counted once they are not the default
         if data["board"].get(key) == board_defaults[key]:
             data["board"].pop(key)
     for section in ("predators", "food"):  # their rules are newer than the hashes: counted once given

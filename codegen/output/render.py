@@ -8,17 +8,17 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from codegen.boards import registry
 from codegen.spec import escape
 from codegen.model.gen_model import GenModel
 from codegen.spec.project import output_dir
 from codegen.output import runtime_files
 from codegen.output.runtime_files import TOOL_RUNTIME as RUNTIME_DIR  # noqa: F401  (the budget's drivers read it)
-from codegen.targets.pic32.mplabx import render_project
-from codegen.targets.rp2040.project import render_rp2040, wants_rp2040
 
 CODEGEN = Path(__file__).resolve().parent.parent
 # each target's templates, found by name ("firmware/...", "python/...", "mplabx/...")
-TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates" for t in ("c", "numba", "pic32", "rp2040")]
+TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates"
+                 for t in ("c", "numba", *(b.templates for b in registry.TARGETS.values() if b.templates))]
 
 FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
                   "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
@@ -38,9 +38,9 @@ def _env() -> Environment:
 
 def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
     """What the firmware templates render from: the rules' C, printed from
-    their IR as the target's passes left it (`low`: its pass_list.lower(m),
+    their IR as the board's passes left it (`low`: lowering.lower(m),
     if already run), and the guarded copy of the step where there is one."""
-    from codegen.targets.pic32.pass_list import flock_c_copies
+    from codegen.targets.c.lowering import flock_c_copies
 
     from codegen.targets.c import split
 
@@ -59,16 +59,16 @@ def render(m: GenModel, outdir: Path | None = None, project: Path | None = None)
     env = _env()
     where = runtime_files.place(project, outdir)
     runtime_rel = escape.make_path(where.rel)  # '..'s then firmware_runtime: always spelled
-    from codegen.targets.pic32.pass_list import lower
+    from codegen.targets.c.lowering import lower
 
     low = lower(m)  # the passes run once: the shared ones' IR is the simulator's too
     ctx = firmware_context(m, runtime_rel, low)
     out = {}
     for f in FIRMWARE_FILES:
         out[f"firmware/{f}"] = env.get_template(f"firmware/{f}.j2").render(ctx)
-    out.update(render_project(m, env, out, where.rel, where.source))  # the MPLAB X project
-    if wants_rp2040(m):  # the pico-sdk project, firmware/rp2040/
-        out.update(render_rp2040(m, env, runtime_rel))
+    for board in registry.TARGETS.values():  # the boards' projects: MPLAB X's (every spec), the pico-sdk's
+        if board.project and (board.always_project or board.name in m.spec.board.targets):
+            out.update(board.project.load()(m, env, out, where))
     out.update(runtime_files.copied_files(where, m.tool_version))
     out.update(render_python(m, env, low.shared))
     return dict(sorted(out.items()))

@@ -67,11 +67,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from codegen.boards import registry
 from codegen.passes.pipeline import Pass
 from codegen.lang.ir import If, Return
 from codegen.lang.zone_groups import boid_bytes, zone_form
 
-RING_BYTES = 8192  # the ring's most RAM: 256 entries of the default rules' 32 B
+RING_BYTES = registry.target(registry.DEFAULT_BOARD).ring_bytes  # ring_size's default: the default board's
 MAX_PLANES = 8
 
 
@@ -91,24 +92,22 @@ class RingPlan:
         return self.plane_bytes * len(self.planes)
 
 
-RING_BYTES_RP2040 = 20480  # a board with 264 KB: 512 entries of up to 40 B (the default rules'), a ring a core (split.h)
-
-
 def ring_bytes(m) -> int:
-    """The ring's most RAM for the spec's boards: RING_BYTES (8 KB of the PIC32MX250's 32) unless the RP2040 is the only one."""
-    return RING_BYTES_RP2040 if _rp2040_only(m) else RING_BYTES
+    """The ring's most RAM: the least that any of the spec's boards allows (its record's ring_bytes: 8 KB of
+    the PIC32MX250's 32, 20 KB of the RP2040's 264)."""
+    return min(t.ring_bytes for t in registry.spec_targets(m.spec))
 
 
-def _rp2040_only(m) -> bool:
-    return set(m.spec.board.targets) == {"rp2040"}
+def _multiply_slots(m) -> bool:
+    return all(t.multiply_slots for t in registry.spec_targets(m.spec))
 
 
-def entry_padded(size: int, wide: bool, rp2040: bool) -> int:
-    """A one-plane entry's bytes: a power of two (its slot's address a shift), or on an RP2040-only
-    spec the next multiple of the entry's alignment (its single-cycle MULS makes the slot's address
-    one more cycle, and the RAM saved holds twice the boids: 40 B entries, not 64, for the default
+def entry_padded(size: int, wide: bool, multiply: bool) -> int:
+    """A one-plane entry's bytes: a power of two (its slot's address a shift), or where every board of the
+    spec multiplies in one cycle (the RP2040's MULS) the next multiple of the entry's alignment (the slot's
+    address one more cycle, and the RAM saved holds twice the boids: 40 B entries, not 64, for the default
     rules' 36 B; fewer boids flagged in a dense band)."""
-    if rp2040:
+    if multiply:
         return -(-size // 8) * 8 if wide else -(-size // 4) * 4
     p2 = 4
     while p2 < size:
@@ -189,7 +188,7 @@ def plan(m) -> RingPlan:
     if not width & (width - 1) and len(out) <= MAX_PLANES:
         planes, plane_bytes = tuple(out), width
     else:
-        planes, plane_bytes = (tuple(fs),), entry_padded(_bytes(fs), any(b == 64 for b, _ in fs), _rp2040_only(m))
+        planes, plane_bytes = (tuple(fs),), entry_padded(_bytes(fs), any(b == 64 for b, _ in fs), _multiply_slots(m))
     return RingPlan(ring_size(m.spec.flock.capacity, plane_bytes * len(planes), ring_bytes(m)), planes, plane_bytes,
                     plane_bytes == width)
 

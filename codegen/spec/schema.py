@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from codegen.boards import registry
 from codegen.spec.schema_base import Name, Number, Strict
 from codegen.spec.schema_course import Course
 from codegen.targets.pic32.pins import NOT_ON_PART, PACKAGE_PIN, PART
@@ -236,7 +237,7 @@ class BoardUart(Strict):
     tx: Pin = Field("RB10", description="U2TX")
 
 
-BoardTarget = Literal["pic32", "rp2040"]  # the boards a spec can be built for (codegen/targets/<target>/)
+BoardTarget = Literal[registry.boards()]  # the boards a spec can be built for (codegen/boards/registry.py)
 
 
 class Board(Strict):
@@ -244,7 +245,7 @@ class Board(Strict):
     board; `rp2040:` the course's Raspberry Pi Pico with its VGA screen, codegen/targets/rp2040/)."""
 
     target: BoardTarget | list[BoardTarget] = Field(
-        "pic32", description="the board, or a list of boards, `boidsgen build` makes firmware for "
+        registry.DEFAULT_BOARD, description="the board, or a list of boards, `boidsgen build` makes firmware for "
         "(`--target` overrides it)")
     rp2040: BoardRp2040 = BoardRp2040()
 
@@ -261,6 +262,10 @@ class Board(Strict):
     spi_hz: int = Field(20_000_000, ge=1_000_000, le=20_000_000, description="TFT SPI clock")
     tft: BoardTft = BoardTft()
     uart: BoardUart = BoardUart()
+
+
+# board sections named after their target (board.rp2040: the Pico's wiring); the PIC32's wiring predates them
+BOARD_SECTIONS = tuple(name for name in Board.model_fields if name in registry.TARGETS)
 
 
 class Performance(Strict):

@@ -13,19 +13,21 @@ the frame flags each band's boids once, each part reads its own bands'
 runs (band_win's part offset), and the band walked before the second part
 does not visit back (its sums are the first part's).
 
-Printed only for a spec whose board.target names the RP2040 (no other
-board has a second core; every other spec's output stays as it was), in
+Printed only for a spec whose board.target names a board with a second
+core (its record's `cores`: the RP2040; every other spec's output stays as it was), in
 synchronous order with the grid. The own band's window sums
 (window_sums.py) slide along a band like the band windows, so each part has
 its own."""
 from __future__ import annotations
+
+from codegen.boards import registry
 
 PARTS = 2
 
 
 def wants_split(m, *copies) -> bool:
     """Whether the step copies (FlockC, each one the step prints) get the two-part update."""
-    if "rp2040" not in m.spec.board.targets or m.spec.update_order != "synchronous":
+    if all(t.cores < 2 for t in registry.spec_targets(m.spec)) or m.spec.update_order != "synchronous":
         return False
     live = [c for c in copies if c is not None]
     return bool(live) and all(c.grid for c in live)

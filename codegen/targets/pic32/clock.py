@@ -3,7 +3,9 @@
 undivided), and the UART baud rates they can make."""
 from __future__ import annotations
 
-SYSCLK_HZ = 40_000_000
+from codegen.boards.registry import PIC32
+
+SYSCLK_HZ = PIC32.clock_hz
 PBCLK_HZ = SYSCLK_HZ
 
 # The rates terminals, pyserial and the course's interface offer.

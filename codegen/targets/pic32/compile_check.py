@@ -14,10 +14,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from codegen.boards.registry import PIC32
 from codegen.targets.host.make_run import BuildError, make
 
-FLASH_MAX = 128 * 1024
-RAM_MAX = 32 * 1024
+FLASH_MAX = PIC32.flash_bytes
+RAM_MAX = PIC32.ram_bytes
 MIPS_CC = "mipsel-linux-gnu-gcc"
 MIPS_SIZE = "mipsel-linux-gnu-size"
 

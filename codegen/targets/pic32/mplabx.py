@@ -87,3 +87,9 @@ def render_project(m, env: Environment, files: dict[str, str], runtime_rel: str,
     return {base + out: env.get_template(f"mplabx/{tpl}.j2").render(ctx)
             for out, tpl in (("nbproject/project.xml", "project.xml"),
                              ("nbproject/configurations.xml", "configurations.xml"), ("Makefile", "Makefile"))}
+
+
+def project_files(m, env, files: dict[str, str], where) -> dict[str, str]:
+    """The PIC32 record's `project`: the MPLAB X project over the firmware `files` rendered so far, with
+    firmware_runtime/ where runtime_files placed it (`where`)."""
+    return render_project(m, env, files, where.rel, where.source)

@@ -22,9 +22,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.boards.registry import RP2040
 from codegen.targets.host.make_run import BuildError
 
-CLOCK_HZ = 125_000_000
+CLOCK_HZ = RP2040.clock_hz
 HANDOFF = 200  # cycles allowed a frame for the hand-over to core 1 and back (two FIFO words, a wake from WFE)
 SERIAL_FUNCS = ("plat_serial_getc", "serial_cmd_feed", "serial_cmd_tick")  # the serial thread itself: inlined
 

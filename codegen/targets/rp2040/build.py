@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.boards.registry import RP2040
 from codegen.output.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
 from codegen.spec.project import project_root
@@ -22,8 +23,8 @@ from codegen.targets.rp2040 import build_record, project
 from codegen.targets.rp2040.tools import build_tools
 from codegen.targets.rp2040.uf2 import uf2_from_bin
 
-FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
-SRAM_BYTES = 264 * 1024  # the RP2040's six SRAM banks
+FLASH_BYTES = RP2040.flash_bytes  # the Pico's W25Q16JV
+SRAM_BYTES = RP2040.ram_bytes  # the RP2040's six SRAM banks
 STEP_TIMEOUT = 900  # seconds: a first build compiles pioasm and the SDK (about a minute here)
 BOARD_IMAGE, HEADLESS_IMAGE = "boids_rp2040", "boids_rp2040_headless"
 DEMO_FRAMES = 300  # as the host's demo run: the same frame
@@ -130,6 +131,11 @@ def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
         raise BuildError(f"RP2040: the image does not fit: flash {flash} of {FLASH_BYTES} B, RAM {ram} of "
                          f"{SRAM_BYTES} B")
     return Rp2040Build(elf, cmake_dir / f"{HEADLESS_IMAGE}.elf", uf2, flash, ram)
+
+
+def parity_image(spec_path, m, outdir: Path, bdir: Path) -> Path:
+    """The program `parity --target rp2040` runs (its record's `image`): the headless image, in rp2040js."""
+    return build_rp2040(spec_path, m, outdir, bdir).headless_elf
 
 
 def report(spec_path, m, outdir: Path, bdir: Path, run_demo: bool = True) -> Rp2040Build:

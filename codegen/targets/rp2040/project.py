@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from jinja2 import Environment
 
+from codegen.boards.registry import RP2040
 from codegen.model.gen_model import GenModel
 from codegen.targets.pic32.panel import PanelView, fit_view
 
@@ -35,7 +36,7 @@ def vga_view(m: GenModel) -> PanelView:
 
 
 def wants_rp2040(m: GenModel) -> bool:
-    return "rp2040" in m.spec.board.targets
+    return RP2040.name in m.spec.board.targets
 
 
 def render_rp2040(m: GenModel, env: Environment, runtime_rel: str) -> dict[str, str]:
@@ -45,3 +46,11 @@ def render_rp2040(m: GenModel, env: Environment, runtime_rel: str) -> dict[str, 
     ctx = dict(m=m, runtime_rel=runtime_rel, sources=sources, view=vga_view(m), pins=m.spec.board.rp2040,
                includes=[f"${{BOIDS_RUNTIME}}/{d}" for d in RUNTIME_INCLUDES])
     return {f"{FOLDER}/{t}": env.get_template(f"rp2040/{t}.j2").render(ctx) for t in TEMPLATES}
+
+
+def project_files(m: GenModel, env: Environment, files: dict[str, str], where) -> dict[str, str]:
+    """The RP2040 record's `project`: the pico-sdk project, with firmware_runtime/ where runtime_files
+    placed it (`where`)."""
+    from codegen.spec.escape import make_path
+
+    return render_rp2040(m, env, make_path(where.rel))

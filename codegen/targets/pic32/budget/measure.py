@@ -39,6 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegen.boards.registry import PIC32
 from codegen.spec.variants import spec_variant  # noqa: F401  (re-exported for bench/ and tests)
 from codegen.output.render import RUNTIME_DIR
 
@@ -49,7 +50,7 @@ MIPS_CC = "mipsel-linux-gnu-gcc"
 QEMU = "qemu-mipsel"
 CFLAGS_STRICT = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 F_CPU = SYSCLK_HZ
-RAM_MAX = 32 * 1024
+RAM_MAX = PIC32.ram_bytes
 
 
 class BudgetError(RuntimeError):
