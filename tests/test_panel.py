@@ -1,4 +1,4 @@
-"""The world and the panel (codegen/targets/pic32/panel.py, firmware_runtime/core/panel_view.h):
+"""The world and the panel (codegen/boards/pic32/panel.py, firmware_runtime/core/panel_view.h):
 a world larger than the ILI9340's 320x240 is drawn scaled to fit, positions
 only, and the host's pictures are the panel's size for every spec."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from codegen.targets.pic32.panel import PanelView, panel_view
+from codegen.boards.pic32.panel import PanelView, panel_view
 from codegen.commands.parity import prepare
 from codegen.spec.loader import load_spec
 

@@ -1,6 +1,6 @@
 """The PIC32MX250F128B's pins and peripheral pin select, held against the
 datasheet (DS60001168, written down here with its table numbers) on the
-Python side (codegen/targets/pic32/pins.py) and the C side (board_pins.h, the
+Python side (codegen/boards/pic32/pins.py) and the C side (board_pins.h, the
 compile-check register header); a spec naming a pin the part lacks is refused
 at its line and column."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from codegen.targets.pic32 import pins
-from codegen.targets.pic32.board_checks import FIELDS, pps_codes
+from codegen.boards.pic32 import pins
+from codegen.spec.board_checks import FIELDS, pps_codes
 
 from .conftest import ROOT, RUNTIME
 from .deadline import RUN

@@ -223,14 +223,14 @@ class GenModel:
 
     @property
     def panel(self):
-        """The ILI9340 panel and the world's scale on it (codegen/targets/pic32/panel.py)."""
-        from codegen.targets.pic32.panel import spec_panel
+        """The ILI9340 panel and the world's scale on it (codegen/boards/pic32/panel.py)."""
+        from codegen.boards.pic32.panel import spec_panel
 
         return spec_panel(self.spec)
 
     @property
     def pps(self) -> dict:
-        from codegen.targets.pic32.board_checks import pps_codes
+        from codegen.spec.board_checks import pps_codes
 
         b = self.spec.board
         return pps_codes(b.tft.sdo, b.uart.rx, b.uart.tx)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from codegen.targets.pic32.board_checks import board_issues as _board_issues
+from codegen.spec.board_checks import board_issues as _board_issues
 from codegen.model.course_checks import course_issues
 from codegen.spec.names import folder_problem, identifier_problem
-from codegen.targets.pic32.clock import baud_problem
+from codegen.boards.pic32.clock import baud_problem
 from codegen.spec.errors import SpecIssue
 
 FORMATS = {"s16.15": 15, "s15.16": 16}

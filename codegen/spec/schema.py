@@ -14,8 +14,8 @@ from pydantic_core import PydanticCustomError
 from codegen.boards import registry
 from codegen.spec.schema_base import Name, Number, Strict
 from codegen.spec.schema_course import Course
-from codegen.targets.pic32.pins import NOT_ON_PART, PACKAGE_PIN, PART
-from codegen.targets.rp2040 import pins as rp2040_pins
+from codegen.boards.pic32.pins import NOT_ON_PART, PACKAGE_PIN, PART
+from codegen.boards.rp2040 import pins as rp2040_pins
 
 
 class BoidLook(Strict):
@@ -28,7 +28,7 @@ class BoidLook(Strict):
 
 class Display(Strict):
     """The world the rules see; the board's ILI9340 panel (320x240 landscape)
-    draws a larger world scaled to fit (codegen/targets/pic32/panel.py)."""
+    draws a larger world scaled to fit (codegen/boards/pic32/panel.py)."""
 
     width: int = Field(320, gt=0, le=4096, description="world pixels")
     height: int = Field(240, gt=0, le=4096, description="world pixels")

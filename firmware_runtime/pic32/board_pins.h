@@ -6,7 +6,7 @@
  * (peripheral pin select) needs the pin's register/code pair from the
  * PIC32MX1xx/2xx datasheet DS60001168, table 11-1 (inputs) and 11-2
  * (outputs). The spec's pins are checked and their codes computed by
- * codegen/targets/pic32/pins.py; tests/test_pins.py holds these defaults to it. */
+ * codegen/boards/pic32/pins.py; tests/test_pins.py holds these defaults to it. */
 #ifndef BOIDSGEN_BOARD_PINS_H
 #define BOIDSGEN_BOARD_PINS_H
 

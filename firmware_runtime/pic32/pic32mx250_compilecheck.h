@@ -112,7 +112,7 @@
  * map). Inputs: <function>R at 0xBF80FA04 + 4 x index (U2RXR is index 21).
  * Outputs: RPA0R at 0xBF80FB00 + 4n, RPBnR at 0xBF80FB2C + 4n, only for the
  * pins of the 28-pin USB part: no RPB6R or RPB12R (those package pins are
- * VBUS and VUSB3V3). codegen/targets/pic32/pins.py is the Python side;
+ * VBUS and VUSB3V3). codegen/boards/pic32/pins.py is the Python side;
  * tests/test_pins.py holds the two together. */
 #define U2RXR PIC32_SFR_(0xBF80FA58u)
 #define RPA0R PIC32_SFR_(0xBF80FB00u)

@@ -13,7 +13,7 @@ from jinja2 import Environment
 
 from codegen.boards.registry import RP2040
 from codegen.model.gen_model import GenModel
-from codegen.targets.pic32.panel import PanelView, fit_view
+from codegen.boards.pic32.panel import PanelView, fit_view
 
 VGA_SIZE = (640, 480)  # the lab's VGA mode (firmware_runtime/rp2040/vga.pio)
 FOLDER = "firmware/rp2040"

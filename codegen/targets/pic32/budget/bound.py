@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.targets.pic32.clock import SYSCLK_HZ
+from codegen.boards.pic32.clock import SYSCLK_HZ
 
 PAIR = {"load": 2, "alu": 1.5, "mult": 1, "hilo": 0.5, "branch": 1.5}
 PAIR_TAKEN = 0.5

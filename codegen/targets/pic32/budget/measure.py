@@ -43,7 +43,7 @@ from codegen.boards.registry import PIC32
 from codegen.spec.variants import spec_variant  # noqa: F401  (re-exported for bench/ and tests)
 from codegen.output.render import RUNTIME_DIR
 
-from codegen.targets.pic32.clock import SYSCLK_HZ  # noqa: E402
+from codegen.boards.pic32.clock import SYSCLK_HZ  # noqa: E402
 
 BUDGET_DIR = RUNTIME_DIR / "pic32" / "budget"
 MIPS_CC = "mipsel-linux-gnu-gcc"

@@ -1,9 +1,9 @@
-"""The spec's `board:` wiring against the PIC32MX250F128B (codegen/targets/pic32/pins.py):
+"""The spec's `board:` wiring against the PIC32MX250F128B (codegen/boards/pic32/pins.py):
 every pin on the 28-pin package, every remapped function on a pin PPS can
 route it to, no pin used twice. Each error names the pins that would work."""
 from __future__ import annotations
 
-from codegen.targets.pic32 import pins
+from codegen.boards.pic32 import pins
 from codegen.spec.errors import SpecIssue
 
 # Spec field -> the PPS function it carries (None: a plain port pin).

@@ -1,0 +1,1 @@
+"""The Raspberry Pi Pico's facts: the GPIOs on its header (pins)."""
