@@ -89,3 +89,24 @@ def _spec(board: str, mode: str):
     from codegen.commands.targets import _spec_with
 
     return _spec_with(board, mode)
+
+
+def test_each_board_runs_its_own_pass_list(monkeypatch):
+    """The RP2040's list carries no pass that exists for GCC -O1 on the M4K, and its committed output no M4K
+    hint; the PIC32's keeps both. A list holding another compiler's pass is refused when it is run."""
+    from dataclasses import replace
+
+    from codegen.targets.c import lowering
+
+    pic32, rp2040 = registry.target("pic32"), registry.target("rp2040")
+    for mode in ("fast", "plain"):
+        assert all(p.only_for in (None, rp2040.compiler) for p in rp2040.passes.load()(_spec("rp2040", mode)))
+    assert any(p.only_for == pic32.compiler for p in pic32.passes.load()(_spec("pic32", "fast")))
+    hints = ("FX_LOADED(", "FX_LIKELY(")
+    flock = {name: (ROOT / "generated" / name / "firmware" / "boids_flock.c").read_text() for name in
+             ("scouts_vga", "predator_vga", "boids")}
+    assert not any(h in flock["scouts_vga"] + flock["predator_vga"] for h in hints)
+    assert any(h in flock["boids"] for h in hints)
+    monkeypatch.setitem(registry.TARGETS, rp2040.name, replace(rp2040, passes=pic32.passes))
+    with pytest.raises(lowering.PassForAnotherCompiler, match="rp2040's pass list holds ring_sched"):
+        lowering.passes_for(_spec("rp2040", "fast"))

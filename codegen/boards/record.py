@@ -41,6 +41,7 @@ class Target:
     ring_bytes: int = 8192     # the most RAM the pair ring may take (passes/pairs_once.py)
     multiply_slots: bool = False  # one-cycle multiply: ring slots padded to their alignment, not a power of two
     passes: Entry | None = None     # the C pass list for a spec: fn(spec) -> tuple of passes
+    compiler: str = ""              # what builds its image: a pass `only_for` another compiler is refused
     templates: str | None = None    # its folder under codegen/targets/ holding templates/
     project: Entry | None = None    # its project files: fn(m, env, files, runtime) -> {path: text}
     always_project: bool = False    # its project files are rendered for every spec, not only one naming it

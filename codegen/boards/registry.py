@@ -24,7 +24,7 @@ PIC32 = Target(
     name="pic32", title="PIC32MX250F128B, the ECE 4760 lab's board with its ILI9340 TFT",
     board=True, core="MIPS32 M4K", clock_hz=40_000_000, flash_bytes=128 * 1024, ram_bytes=32 * 1024,
     ring_bytes=8192,  # 256 entries of the default rules' 32 B: a quarter of the part's RAM
-    passes=Entry("codegen.targets.pic32.pass_list:pass_list"), templates="pic32",
+    passes=Entry("codegen.targets.pic32.pass_list:pass_list"), compiler="GCC -O1 (M4K)", templates="pic32",
     project=Entry("codegen.targets.pic32.mplabx:project_files"), always_project=True,
     build=Entry("codegen.targets.pic32.build:report"),
     budget=Entry("codegen.targets.pic32.budget.cli:budget_cli"), artefacts=("boids.hex",))
@@ -34,7 +34,8 @@ RP2040 = Target(
     board=True, core="Cortex-M0+", clock_hz=125_000_000, flash_bytes=2 * 1024 * 1024, ram_bytes=264 * 1024,
     cores=2, ring_bytes=20480,  # 512 entries of up to 40 B (the default rules'), a ring a core (split.h)
     multiply_slots=True,  # MULS is one cycle: a slot's address by multiplying costs one more cycle than a shift
-    passes=Entry("codegen.targets.pic32.pass_list:pass_list"), templates="rp2040",
+    passes=Entry("codegen.targets.rp2040.pass_list:pass_list"), compiler="arm-none-eabi-gcc (pico-sdk)",
+    templates="rp2040",
     project=Entry("codegen.targets.rp2040.project:project_files"),
     check_folders=Entry("codegen.targets.rp2040.build:check_build"),
     build=Entry("codegen.targets.rp2040.build:report"),

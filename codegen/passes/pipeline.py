@@ -87,7 +87,8 @@ class Pass:
     """One named optimisation. A subclass's docstring says what it assumes
     and what it preserves; `stage` is "ir" or "c" (see the module's
     docstring); `only_for` names the compiler whose scheduling alone it
-    exists for (None: any)."""
+    exists for (None: any): a board whose record names another compiler
+    refuses it (codegen/targets/c/lowering.py)."""
     name = ""
     stage = "c"
     only_for: str | None = None

@@ -11,9 +11,20 @@ from codegen.passes.pipeline import run
 from codegen.targets.c.emit import FlockC
 
 
+class PassForAnotherCompiler(ValueError):
+    """A board's pass list holds a pass that exists for another compiler's scheduling."""
+
+
 def passes_for(spec) -> tuple:
-    """The passes the spec's first board runs, in its `performance.optimize` mode."""
-    return registry.spec_targets(spec)[0].passes.load()(spec)
+    """The passes the spec's first board runs, in its `performance.optimize` mode. A pass `only_for` one
+    compiler (GCC -O1's scheduling on the M4K) is refused in another board's list."""
+    board = registry.spec_targets(spec)[0]
+    passes = board.passes.load()(spec)
+    for p in passes:
+        if p.only_for is not None and p.only_for != board.compiler:
+            raise PassForAnotherCompiler(f"{board.name}'s pass list holds {p.name}, which exists for "
+                                         f"{p.only_for} only, not {board.compiler}")
+    return passes
 
 
 def lower(m):

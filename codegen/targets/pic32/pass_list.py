@@ -10,19 +10,11 @@ ring, window sums, mean table or scheduling hint.
 """
 from __future__ import annotations
 
-from codegen.passes.c_positions import CPositions
-from codegen.passes.guards import Guards
-from codegen.passes.mean_table import MeanTable
-from codegen.passes.pairs_once import PairsOnce
-from codegen.passes.roots import RootsAsWritten
-from codegen.passes.window_sums import WindowSums
+from codegen.passes.c_lists import C_FAST, PLAIN
 from codegen.passes.shared import SHARED
-from codegen.passes.zones import ZoneApart, ZonesHiLo
 from codegen.targets.pic32.gcc_o1 import GccO1Hints, RingSched
 
-FAST = SHARED + (Guards(), CPositions(), PairsOnce(), ZonesHiLo(), ZoneApart(), WindowSums(), MeanTable(),
-                 RingSched(), GccO1Hints())
-PLAIN = SHARED + (RootsAsWritten(),)
+FAST = SHARED + C_FAST + (RingSched(), GccO1Hints())  # GCC -O1's scheduling on the M4K, last
 PASS_LISTS = {"fast": FAST, "plain": PLAIN}
 
 

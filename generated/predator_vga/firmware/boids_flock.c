@@ -148,8 +148,6 @@ void boids_step(flock_t *f, rng_t *r)
                 fx_acc_add_to(&separation_close_dx, dx);
                 fx_acc_add_to(&separation_close_dy, dy);
             } else if (in_visual < 0) {
-                FX_LOADED(o->vx);
-                FX_LOADED(o->vy);
                 n_visual++;
                 /* alignment */
                 fx_acc_add_to(&alignment_sum_vx, o->vx);

@@ -141,8 +141,6 @@ void boids_step(flock_t *f, rng_t *r)
                 separation_close_dx = fx_add(separation_close_dx, dx);
                 separation_close_dy = fx_add(separation_close_dy, dy);
             } else if (in_visual < 0) {
-                FX_LOADED(o->vx);
-                FX_LOADED(o->vy);
                 n_visual++;
                 /* alignment */
                 alignment_sum_vx = fx_add(alignment_sum_vx, o->vx);
