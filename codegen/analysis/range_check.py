@@ -244,25 +244,7 @@ def report_lines(rep: RangeReport) -> list[str]:
     out.append(f"{len(rep.sites)} expressions: {len(rep.errors)} can overflow, {n64} in 64 bits "
                f"({wid} of them need it)")
     out += [f"note: {n}" for n in rep.notes]
-    if not rep.errors:  # the C's widths (issue 16): what is 32-bit, what would unlock it
-        from codegen.passes.guards import report as guard_report
-        from codegen.passes.widths import report as width_report
-
-        out += width_report(rep.source or m)  # square roots (roots.py) and sums' widths
-        out += guard_report(rep.source or m)  # the guarded 32-bit copy of the step, if any
-        out += _pair_loop(rep.source or m)
-    return out
-
-
-def _pair_loop(m) -> list[str]:
-    """The pair loop's shape in the C (each pair once, the own band's window sums)."""
-    from codegen.targets.c.lowering import flock_c_copies, passes_for
-    from codegen.targets.pic32.pair_report import report
-
-    _, guard, fast = flock_c_copies(m)
-    names = ", ".join(p.name for p in passes_for(m.spec))
-    return [f"passes (performance.optimize: {m.spec.performance.optimize}; "
-            f"codegen/targets/pic32/pass_list.py): {names}"] + report(fast, guard)
+    return out  # `check` adds what the passes made of valid rules (codegen/commands/check.py)
 
 
 def _safe_text(p, end: str, raw: int, fb: int) -> str:

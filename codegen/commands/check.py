@@ -33,7 +33,7 @@ def cmd_check(a) -> int:
         print(f"warning: {q.name}.{q.field} = {q.text} quantizes to 0 in {m.spec.fixed_point.format}: "
               f"it has no effect at that value", file=sys.stderr)
     print()
-    for line in range_lines(rep):
+    for line in range_lines(rep) + passes_report(rep.source or rep.model):
         print(line)
     bad = worst(m, a.max_quant_error)
     for q in bad:
@@ -46,3 +46,20 @@ def cmd_check(a) -> int:
             print(f"note: {q.name}.{q.field} = {q.text} is held as {q.represents} {change}: a range bound, so "
                   f"`set` and the sliders stop there; write {q.field}: {q.represents} to say so exactly")
     return 1 if (bad and a.strict) else 0
+
+
+def passes_report(m) -> list[str]:
+    """What the passes made of valid rules (issue 16): the square roots and the sums' widths, the guarded
+    32-bit copy of the step if any, and the pair loop's shape (each pair once, the own band's window sums)
+    under the spec's first board's pass list."""
+    from codegen.passes.guards import report as guard_report
+    from codegen.passes.widths import report as width_report
+    from codegen.targets.c.lowering import flock_c_copies, passes_for
+    from codegen.targets.pic32.pair_report import report
+
+    _, guard, fast = flock_c_copies(m)
+    names = ", ".join(p.name for p in passes_for(m.spec))
+    board = m.spec.board.targets[0]
+    return (width_report(m) + guard_report(m)
+            + [f"passes (performance.optimize: {m.spec.performance.optimize}; {board}'s list, `boidsgen targets`): "
+               f"{names}"] + report(fast, guard))
