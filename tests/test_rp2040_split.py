@@ -140,8 +140,8 @@ def test_the_board_image_runs_part_one_on_core_1(rp2040_tools, scouts_split):  #
         res = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True, timeout=60)
         return {ln.split()[-1] for ln in res.stdout.splitlines() if ln.strip()}
     board, headless = syms(b.elf), syms(b.headless_elf)
-    assert {"rp2040_split_start", "rp2040_split_run", "core1_main", "multicore_fifo_pop_timeout_us"} <= board
-    assert "rp2040_split_run" not in headless
+    assert {"rp2040_split_start", "plat_split_run", "core1_main", "multicore_fifo_pop_timeout_us"} <= board
+    assert "plat_split_run" not in headless
 
 
 def test_the_split_balances_the_parts_time(rp2040_tools, scouts_split):  # noqa: F811

@@ -103,7 +103,7 @@ static int unmapped(reply_t *r, const course_kind_t *k, const char *s, size_t n,
 }
 
 /* "$TEXT": TEXT as a command line, one level only. */
-static int dollar(reply_t *r, const char *s, size_t n, serial_sink_t sink)
+static int dollar(reply_t *r, const char *s, size_t n, serial_sink_t sink, course_run_t run)
 {
     size_t i;
     for (i = 1; i < n; i++) {
@@ -117,10 +117,10 @@ static int dollar(reply_t *r, const char *s, size_t n, serial_sink_t sink)
     for (i = 1; i < n && (s[i] == ' ' || s[i] == '\t'); i++) {
     }
     if (i == n) return r_fail(r, "$: no command after '$'", 0);
-    return serial_cmd_exec(s + 1, n - 1, sink);
+    return run(s + 1, n - 1, sink);
 }
 
-int course_exec(const char *line, size_t len, serial_sink_t sink)
+int course_exec(const char *line, size_t len, serial_sink_t sink, course_run_t run)
 {
     reply_t r;
     const course_kind_t *k;
@@ -135,7 +135,7 @@ int course_exec(const char *line, size_t len, serial_sink_t sink)
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     if (n == 0) return -1;
     r_init(&r, sink);
-    if (s[0] == '$') return dollar(&r, s, n, sink);
+    if (s[0] == '$') return dollar(&r, s, n, sink, run);
     k = kind_of(s[0]);
     if (k == 0 || n < 2 || !is_digit(s[1])) return -1;
 
@@ -156,7 +156,7 @@ int course_exec(const char *line, size_t len, serial_sink_t sink)
         id = digits(s + 1, idn, 2);
         if (id < 0) return bad_form(&r, k, s, n);
         e = find(k->kind, id, value);
-        if (e) return serial_cmd_exec(e->line, strlen(e->line), sink);
+        if (e) return run(e->line, strlen(e->line), sink);
         if (!find(k->kind, id, -1)) return unmapped(&r, k, s, n, id, value);
         /* mapped, but this side does nothing: a release, a toggle's off */
         r_str(&r, "ok ");
@@ -172,6 +172,6 @@ int course_exec(const char *line, size_t len, serial_sink_t sink)
     value = digits(s + 3, n - 3, DIGITS_MAX);
     if (value < 0) return bad_form(&r, k, s, n);
     e = find(k->kind, id, value);
-    if (e) return serial_cmd_exec(e->line, strlen(e->line), sink);
+    if (e) return run(e->line, strlen(e->line), sink);
     return unmapped(&r, k, s, n, id, value);
 }

@@ -22,11 +22,13 @@ extern const unsigned boids_course_count;
 
 /* -1 when the line is not a course-interface line (its first character is
  * not b, t, l or r followed by a digit, nor '$'); else parses it strictly and
- * runs the table's command line for it through serial_cmd_exec (that reply
- * is the reply), or `$TEXT`'s TEXT; returns 1 (replied ok) or 0 (replied
- * err). A mapped button's release (a mapped toggle's off) with no line of its
- * own gets `ok bNN released (no action)`; a control the table lacks, or a
+ * runs the table's command line for it through `run` (serial_cmd_exec: that
+ * reply is the reply; passed in, so this file calls no command executor by
+ * name), or `$TEXT`'s TEXT; returns 1 (replied ok) or 0 (replied err). A
+ * mapped button's release (a mapped toggle's off) with no line of its own
+ * gets `ok bNN released (no action)`; a control the table lacks, or a
  * malformed line, gets `err LINE: ...` naming what it expected. */
-int course_exec(const char *line, size_t len, serial_sink_t sink);
+typedef int (*course_run_t)(const char *line, size_t len, serial_sink_t sink);
+int course_exec(const char *line, size_t len, serial_sink_t sink, course_run_t run);
 
 #endif

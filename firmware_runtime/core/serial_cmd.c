@@ -64,7 +64,7 @@ int serial_cmd_exec(const char *line, size_t len, serial_sink_t sink)
     r_init(&r, sink);
     {
         /* the course's Python interface: bNN1, tNN0, l0NK, r0GM, $TEXT */
-        const int c = course_exec(line, len, sink);
+        const int c = course_exec(line, len, sink, serial_cmd_exec);
         if (c >= 0) return c;
     }
     k = cmd_split(line, len, t);

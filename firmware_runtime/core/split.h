@@ -42,11 +42,11 @@ static inline void boids_split_here(boids_split_fn part, void *ctx, volatile uin
 }
 
 #if defined(BOIDS_SPLIT_CORE1) && BOIDS_SPLIT_CORE1
-/* firmware_runtime/rp2040/split_rp2040.c */
-void rp2040_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took);
+/* the second core's part: defined by the platform that has one (firmware_runtime/rp2040/split_rp2040.c) */
+void plat_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took);
 static inline void boids_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
 {
-    rp2040_split_run(part, ctx, took);
+    plat_split_run(part, ctx, took);
 }
 
 #elif defined(BOIDS_SPLIT_THREADS) && BOIDS_SPLIT_THREADS

@@ -65,7 +65,7 @@ void rp2040_split_start(void)
     core1_up = 1;
 }
 
-void rp2040_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
+void plat_split_run(boids_split_fn part, void *ctx, volatile uint32_t *took)
 {
     uint32_t done;
     if (!core1_up) {
