@@ -6,7 +6,6 @@ headers and the datasheet's facts together) all read it.
 """
 from __future__ import annotations
 
-import re
 
 PART = "PIC32MX250F128B"
 

@@ -31,7 +31,6 @@ target's passes, codegen/targets/pic32/pass_list.py), side by side:
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
