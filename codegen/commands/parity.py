@@ -67,12 +67,8 @@ THREADS_FLAGS = "-O2 -DBOIDS_SPLIT_THREADS=1 -pthread"  # split.h: the update's 
 
 
 def threads_image(spec_path, m, out: Path, bdir: Path) -> Path:
-    """host-threads' parity image (its record's `image`)."""
-    return threads_build(spec_path, out, bdir)
-
-
-def threads_build(spec_path, out: Path, bdir: Path) -> Path:
-    """The host firmware with the split update's two parts on two threads (split.h), in bdir/threads/."""
+    """host-threads' parity image (its record's `image`): the host firmware with the split update's two
+    parts on two threads (split.h), in bdir/threads/."""
     from codegen.output.safe_paths import prepare_folder
     from codegen.spec.project import project_root
     from codegen.targets.host.make_run import make

@@ -121,8 +121,10 @@ def build(cli) -> argparse.ArgumentParser:
     p.add_argument("--cost-table", metavar="FILE", help="write the frame time per N (-O1; with --profile the cycle "
                    "model's) of the spec as written (--variant grid: the grid's) for boids_host --m4k-cost")
     p.add_argument("--target", choices=registry.with_part("budget"), default=registry.DEFAULT_BOARD,
-                   help=f"{registry.DEFAULT_BOARD} (default), or rp2040: whole frames executed in rp2040js, "
-                   "Cortex-M0+ cycles at 125 MHz")
+                   help="the board measured: " + "; ".join(
+                       f"{n}: {registry.target(n).core} at {registry.target(n).clock_hz / 1e6:g} MHz"
+                       for n in registry.with_part("budget")) + f" (default {registry.DEFAULT_BOARD}; the PIC32's "
+                   "frames run under qemu-mipsel, the RP2040's whole frames executed in rp2040js)")
     p.add_argument("--frames", type=BUDGET_FRAMES, default=None,
                    help="frames after spawn measured per N and seed, every one (default: PIC32 3000; rp2040 1000, "
                    "3,000 over the 3 seeds)")

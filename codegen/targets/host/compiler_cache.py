@@ -74,7 +74,7 @@ def sdk_turn(error=RuntimeError):
 
     def busy(path: str) -> Exception:
         return error(f"{path}: another boidsgen has been building the pico-sdk for {TURN_WAIT:.0f} s; "
-                          "wait for it to finish, or stop it")
+                     "wait for it to finish, or stop it")
 
     with file_lock(folder / "pico-sdk.lock", TURN_WAIT, busy):
         yield
