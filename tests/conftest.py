@@ -57,6 +57,15 @@ os.environ.setdefault("CCACHE_DIR", str(SUITE_CACHE / "ccache"))
 # the tests that run `make host` by hand share the runtime's objects as boidsgen's builds do.
 if shutil.which("ccache"):
     os.environ.setdefault("CCACHE", "ccache")
+# Python's own bytecode: where the environment forbids writing it (PYTHONDONTWRITEBYTECODE, set on
+# some machines to keep __pycache__ out of the tree), every worker and every boidsgen a test starts
+# compiled each module from its source again (collecting the suite: 4.9 s a process against 1.6 s).
+# The suite keeps it in a cache of its own instead, outside the source tree; the workers (started
+# after this file is read) and every process they start inherit it.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(SUITE_CACHE / "pycache"))
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
 
 
 def require_tool(name: str) -> str:

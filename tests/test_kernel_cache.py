@@ -44,6 +44,7 @@ def _private_cache(tmp_path: Path) -> Path:
 
 def _sim(spec: Path, cache: Path, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, BOIDSGEN_KERNEL_CACHE=str(cache), PYTHONPATH=str(ROOT))
+    env.pop("PYTHONPYCACHEPREFIX", None)  # Python's default, which the planted .pyc aims at: __pycache__ beside the source
     return subprocess.run([sys.executable, "-m", "codegen.commands.cli", "sim", str(spec), "--frames", "1", "--seed", "1",
                            "--trace", "-"], cwd=cwd, env=env, capture_output=True, text=True, timeout=RUN)
 
@@ -64,7 +65,7 @@ def _plant_pyc(source: Path, marker: Path) -> Path:
     source says: an unchecked hash-based .pyc in its __pycache__."""
     evil = source.with_name("evil_src.py")
     evil.write_text(_evil(marker), encoding="utf-8")
-    pyc = Path(importlib.util.cache_from_source(str(source)))
+    pyc = source.parent / "__pycache__" / Path(importlib.util.cache_from_source(str(source))).name
     pyc.parent.mkdir(exist_ok=True)
     py_compile.compile(str(evil), cfile=str(pyc), doraise=True,
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)

@@ -239,11 +239,11 @@ def test_without_rp2040js_the_emulator_says_how_to_install_it(monkeypatch, tmp_p
 # Course-interface lines sent beside watch (the course's Python interface on the same wire), each once the
 # board has reported the frame given: slider 1 (visual_range), toggle 3 (dynamic_bias), list box 1 item 3
 # (scout group 1: 20 boids), slider 9 (margin), button 2 (10 boids more), slider 16, toggle 3 off, button 1.
-COURSE_LINES = [(20, "s 1 55"), (40, "t031"), (60, "l013"), (80, "s 9 80"), (100, "b021"), (120, "s 16 0.0001"),
-                (140, "t030"), (160, "b011")]
-# issue 36 ran 1,000 frames (about two minutes here); the same lines 20 frames apart, 40 frames in step after
+COURSE_LINES = [(10, "s 1 55"), (20, "t031"), (30, "l013"), (40, "s 9 80"), (50, "b021"), (60, "s 16 0.0001"),
+                (70, "t030"), (80, "b011")]
+# issue 36 ran 1,000 frames (about two minutes here); the same lines 10 frames apart, 30 frames in step after
 # the last (a difference shows in the frame after the line that caused it)
-WATCH_FRAMES = 200
+WATCH_FRAMES = 110
 
 
 @pytest.mark.slow

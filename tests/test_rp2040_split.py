@@ -110,18 +110,18 @@ def test_a_spec_not_split_is_refused_in_one_line(capsys):
 
 def test_the_emulators_single_core_image_of_the_split_is_bit_exact(rp2040_tools, scouts_split, capsys):  # noqa: F811
     """The headless image: split.h's one-after-the-other, both parts on core 0, in rp2040js."""
-    rc = main(["parity", str(scouts_split), "--target", "rp2040", "--frames", "40", "--boids", "250"])
+    rc = main(["parity", str(scouts_split), "--target", "rp2040", "--frames", "20", "--boids", "250"])
     out = capsys.readouterr().out
-    assert rc == 0 and "40 frames x 250 boids bit-exact" in out and "in rp2040js" in out, out
+    assert rc == 0 and "20 frames x 250 boids bit-exact" in out and "in rp2040js" in out, out
 
 
 def test_the_64_bit_window_is_bit_exact_in_rp2040js(rp2040_tools, tmp_path, capsys):  # noqa: F811
     """1,000 boids: the window's 64-bit sums in fixed_sums.h's Cortex-M0+ instructions, in rp2040js
-    (every frame sums them; 15 frames, about a second each in rp2040js)."""
+    (every frame sums them; 8 frames, about a second each in rp2040js)."""
     spec = scouts_1000(tmp_path)
-    rc = main(["parity", str(spec), "--target", "rp2040", "--frames", "15", "--seed", "2"])
+    rc = main(["parity", str(spec), "--target", "rp2040", "--frames", "8", "--seed", "2"])
     out = capsys.readouterr().out
-    assert rc == 0 and "15 frames x 1000 boids bit-exact" in out and "in rp2040js" in out, out
+    assert rc == 0 and "8 frames x 1000 boids bit-exact" in out and "in rp2040js" in out, out
 
 
 def test_the_board_image_runs_part_one_on_core_1(rp2040_tools, scouts_split):  # noqa: F811

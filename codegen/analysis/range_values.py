@@ -34,7 +34,7 @@ class Val:
 
 def join_vals(vals: list) -> Val:
     first = vals[0]
-    if len(vals) == 1:
+    if all(v is first for v in vals):  # a value no branch changed (most of an env): itself
         return first
     iv = first.iv
     for v in vals[1:]:
