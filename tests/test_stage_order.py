@@ -35,6 +35,8 @@ STILL_UP = {
     "codegen.targets.rp2040.build -> codegen.output.render",
     "codegen.targets.rp2040.build -> codegen.output.folder_lock",
     "codegen.targets.rp2040.tools -> codegen.output.runtime_files",
+    "codegen.targets.rp2350.qemu -> codegen.output.runtime_files",
+    "codegen.targets.rp2350.qemu -> codegen.output.safe_paths",
 }
 
 

@@ -25,13 +25,15 @@ PY=${PYTHON:-python3}
 #   arm-none-eabi-g++; g++ builds its pioasm); nodejs: rp2040js, the emulator
 #   the RP2040 target is checked in (package.json; npm comes with nodejs where
 #   it is Node's own package, else install Debian's npm)
+# qemu-system-arm: the RP2350 target's flock code on a Cortex-M33 (mps2-an505;
+#   boidsgen parity --target rp2350)
 # ccache: a spec's builds take the objects that do not change with it (the
 #   runtime's, the pico-sdk's, pioasm's) from the last build instead of compiling
 #   them again (codegen/targets/host/compiler_cache.py)
 PACKAGES=(gcc make xvfb xauth libtk8.6 python3-venv python3-tk
           gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
           gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake ninja-build g++
-          nodejs ccache)
+          nodejs qemu-system-arm ccache)
 APT_LOCK_WAIT=600  # seconds to wait for another apt (unattended-upgrades) to finish
 
 missing=()

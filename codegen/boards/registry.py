@@ -43,7 +43,19 @@ RP2040 = Target(
     trace=Entry("codegen.targets.rp2040.trace_run:rp2040_trace"), ran_where=" in rp2040js",
     budget=Entry("codegen.targets.rp2040.budget_cli:budget_cli"), artefacts=("boids_rp2040.uf2",))
 
-TARGETS = {t.name: t for t in (HOST, HOST_THREADS, PIC32, RP2040)}
+RP2350 = Target(
+    name="rp2350", title="Raspberry Pi Pico 2 (RP2350, Arm cores), the RP2040's successor on the same VGA",
+    board=True, core="Cortex-M33", clock_hz=150_000_000, flash_bytes=4 * 1024 * 1024, ram_bytes=520 * 1024,
+    cores=2, ring_bytes=20480,  # as the RP2040's: a ring a core
+    multiply_slots=True,  # MUL is one cycle on the M33 too
+    passes=Entry("codegen.targets.rp2350.pass_list:pass_list"), compiler="arm-none-eabi-gcc (pico-sdk)",
+    check_folders=Entry("codegen.targets.rp2350.build:check_build"),
+    build=Entry("codegen.targets.rp2350.build:report"),
+    image=Entry("codegen.targets.rp2350.qemu:parity_image"),
+    trace=Entry("codegen.targets.rp2350.qemu:qemu_trace"), ran_where=", its flock code on QEMU's Cortex-M33",
+    artefacts=("boids_rp2350.uf2",))
+
+TARGETS = {t.name: t for t in (HOST, HOST_THREADS, PIC32, RP2040, RP2350)}
 DEFAULT_BOARD = PIC32.name  # board.target's default: the lab's board
 
 

@@ -5,6 +5,7 @@
  * back into the first and starts it again: a frame after every frame,
  * forever. Pins: BOIDS_RP2040_HSYNC, _VSYNC, _RGB_BASE (4 pins: green low,
  * green high, blue, red). */
+#include "hardware/clocks.h"
 #include "hardware/dma.h"
 #include "hardware/pio.h"
 
@@ -17,7 +18,7 @@
 #error "vga.pio sends 640x480: the RP2040 build's panel must be that (its CMakeLists.txt)"
 #endif
 
-#define VGA_SYNC_CLKDIV 5.0f   /* 125 MHz / 5 = the 25 MHz pixel clock */
+#define VGA_PIXEL_HZ 25000000u /* the pixel clock: the sync machines count it, rgb runs five cycles a pixel */
 #define VGA_H_COUNT (640 + 16 - 2) /* hsync: visible + front porch high = mov (1) + jmp x-- (x + 1) */
 #define VGA_V_COUNT (480 - 1)
 #define VGA_PIXEL_COUNT (640 - 1)
@@ -25,9 +26,18 @@
 /* What the re-arming channel copies into the streaming channel's read address. */
 static const uint8_t *const fb_address = fb4_pixels;
 
+/* The divider that runs a machine at hz from clk_sys, in the PIO's 16.8 format, rounded to nearest:
+ * clk_sys is read, not assumed (125 MHz by default on the RP2040, 150 MHz on the RP2350, or what a
+ * program set): 5 and 1 at 125 MHz, 6 and 1.2 at 150 MHz for the sync and rgb machines. */
+static void set_rate(pio_sm_config *c, uint32_t hz)
+{
+    const uint32_t div256 = (uint32_t)(((uint64_t)clock_get_hz(clk_sys) * 256u + hz / 2u) / hz);
+    sm_config_set_clkdiv_int_frac8(c, div256 >> 8, (uint8_t)(div256 & 0xFFu));
+}
+
 static void sync_machine(PIO pio, uint sm, uint offset, pio_sm_config c, uint pin)
 {
-    sm_config_set_clkdiv(&c, VGA_SYNC_CLKDIV);
+    set_rate(&c, VGA_PIXEL_HZ);
     pio_gpio_init(pio, pin);
     pio_sm_set_pins_with_mask(pio, sm, 1u << pin, 1u << pin); /* idle high */
     pio_sm_set_consecutive_pindirs(pio, sm, pin, 1, true);
@@ -56,6 +66,7 @@ void vga_init(void)
     sm_config_set_out_pins(&c, BOIDS_RP2040_RGB_BASE, 4);
     sm_config_set_set_pins(&c, BOIDS_RP2040_RGB_BASE, 4);
     sm_config_set_out_shift(&c, true, true, 32); /* right: the low nibble (even column) first; autopull */
+    set_rate(&c, 5u * VGA_PIXEL_HZ);
     for (i = 0; i < 4; i++) pio_gpio_init(pio, BOIDS_RP2040_RGB_BASE + (uint)i);
     pio_sm_set_consecutive_pindirs(pio, 2, BOIDS_RP2040_RGB_BASE, 4, true);
     pio_sm_init(pio, 2, px, &c);

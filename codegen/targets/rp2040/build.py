@@ -6,7 +6,11 @@ image's UF2 ourselves (uf2.py), report flash and RAM against the RP2040's.
 The project is the spec's generated/<name>/firmware/rp2040/ when its
 board.target names the RP2040; otherwise (`--target rp2040` on a PIC32
 spec) it is rendered into build/<name>/rp2040/project/, pointed at the
-generated firmware."""
+generated firmware.
+
+Another pico-sdk board builds the same project its own way (`Pico`: the
+SDK's board name, the UF2 family, its record's memories): the RP2350
+(codegen/targets/rp2350/) always from build/<name>/rp2350/project/."""
 from __future__ import annotations
 
 import os
@@ -14,6 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.boards.record import Target
 from codegen.boards.registry import RP2040
 from codegen.output.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
@@ -21,13 +26,29 @@ from codegen.spec.project import project_root
 from codegen.targets.host import compiler_cache
 from codegen.targets.rp2040 import build_record, project
 from codegen.targets.rp2040.tools import build_tools
-from codegen.targets.rp2040.uf2 import uf2_from_bin
+from codegen.targets.rp2040.uf2 import RP2040_FAMILY, uf2_from_bin
 
 FLASH_BYTES = RP2040.flash_bytes  # the Pico's W25Q16JV
 SRAM_BYTES = RP2040.ram_bytes  # the RP2040's six SRAM banks
 STEP_TIMEOUT = 900  # seconds: a first build compiles pioasm and the SDK (about a minute here)
 BOARD_IMAGE, HEADLESS_IMAGE = "boids_rp2040", "boids_rp2040_headless"
 DEMO_FRAMES = 300  # as the host's demo run: the same frame
+
+
+@dataclass(frozen=True)
+class Pico:
+    """A board the pico-sdk builds the project for: its record (name, memories), PICO_BOARD, and the
+    UF2 family its boot ROM takes."""
+    record: Target
+    sdk_board: str
+    uf2_family: int
+
+    @property
+    def uf2_name(self) -> str:
+        return f"boids_{self.record.name}.uf2"
+
+
+RP2040_PICO = Pico(RP2040, "pico", RP2040_FAMILY)
 
 
 @dataclass(frozen=True)
@@ -49,16 +70,16 @@ def _run(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> No
         raise BuildError(f"{' '.join(cmd)} failed:\n{tail}")
 
 
-def project_folder(spec_path, m, outdir: Path, bdir: Path) -> tuple[Path, list[str]]:
+def project_folder(spec_path, m, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -> tuple[Path, list[str]]:
     """(the CMake source folder, extra -D options)."""
-    if project.wants_rp2040(m):
+    if pico is RP2040_PICO and project.wants_rp2040(m):
         return outdir / project.FOLDER, []
     from codegen.output import runtime_files
     from codegen.output.render import _env
     from codegen.spec.escape import make_path
 
     where = runtime_files.place(project_root(spec_path), outdir)
-    src = bdir / "rp2040" / "project"
+    src = bdir / pico.record.name / "project"
     src.mkdir(parents=True, exist_ok=True)
     for rel, text in project.render_rp2040(m, _env(), make_path(where.rel)).items():
         dest = src / Path(rel).name
@@ -76,7 +97,7 @@ def sizes(elf: Path) -> tuple[int, int]:
     return text + data, data + bss
 
 
-def check_build(spec_path, outdir: Path, bdir: Path) -> Path:
+def check_build(spec_path, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -> Path:
     """The RP2040 build's write guard, before anything is written or run: bdir/rp2040 has no link on the way
     from the project and none inside leading out (codegen/output/safe_paths.py), and no path cmake, ninja
     or ld are handed holds a character they cannot carry (codegen/spec/tool_paths.py); OutputError naming
@@ -86,7 +107,7 @@ def check_build(spec_path, outdir: Path, bdir: Path) -> Path:
     from codegen.spec.tool_paths import RP2040_TOOLS, refusal
 
     root = project_root(spec_path)
-    rp = check_folder(Path(bdir) / "rp2040", root)
+    rp = check_folder(Path(bdir) / pico.record.name, root)
     sdk = os.environ.get("PICO_SDK_PATH", "")
     handed = [(root.resolve(), "the project folder"), (Path(outdir).resolve(), "the output folder"),
               (rp.resolve(), "the build folder")]
@@ -95,19 +116,19 @@ def check_build(spec_path, outdir: Path, bdir: Path) -> Path:
     for path, what in handed:  # as cmake gets them: absolute, links resolved
         why = refusal(str(path), RP2040_TOOLS, what)
         if why:
-            raise OutputError(f"RP2040 build: {why}")
+            raise OutputError(f"{pico.record.name.upper()} build: {why}")
     return rp
 
 
-def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
-    """Both images of m's generated output in outdir (already emitted), built in bdir/rp2040/."""
+def build_rp2040(spec_path, m, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -> Rp2040Build:
+    """Both images of m's generated output in outdir (already emitted), built in bdir/<board>/."""
     from codegen.output.safe_paths import prepare_folder, remove_tree
 
-    check_build(spec_path, outdir, bdir)
+    check_build(spec_path, outdir, bdir, pico)
     tools = build_tools()
-    rp = prepare_folder(Path(bdir) / "rp2040", project_root(spec_path))
+    rp = prepare_folder(Path(bdir) / pico.record.name, project_root(spec_path))
     with folder_lock(rp):  # another boidsgen building this spec: one after the other
-        src, extra = project_folder(spec_path, m, outdir, bdir)
+        src, extra = project_folder(spec_path, m, outdir, bdir, pico)
         cmake_dir = rp / "cmake"
         if (cmake_dir.exists() or cmake_dir.is_symlink()) and not build_record.matches(cmake_dir, src.resolve()):
             build_record.forget(cmake_dir)
@@ -117,19 +138,20 @@ def build_rp2040(spec_path, m, outdir: Path, bdir: Path) -> Rp2040Build:
             with compiler_cache.sdk_turn(BuildError):  # another spec's first build: wait, then take its SDK objects
                 if not (cmake_dir / "CMakeCache.txt").is_file():
                     _run(["cmake", "-S", str(src.resolve()), "-B", str(cmake_dir.resolve()), "-G", "Ninja",
-                          f"-DPICO_SDK_PATH={tools.sdk}", "-DPICO_BOARD=pico", "-DPICO_NO_PICOTOOL=1", *extra],
+                          f"-DPICO_SDK_PATH={tools.sdk}", f"-DPICO_BOARD={pico.sdk_board}", "-DPICO_NO_PICOTOOL=1",
+                          *extra],
                          env=env)
                 _run(["ninja", "-C", str(cmake_dir.resolve())], env=env)
         finally:
             if (cmake_dir / "CMakeCache.txt").is_file():
                 build_record.record(cmake_dir, src.resolve())  # what our cmake and ninja made, as they left it
         elf = cmake_dir / f"{BOARD_IMAGE}.elf"
-        uf2 = rp / f"{BOARD_IMAGE}.uf2"
-        uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes()))
+        uf2 = rp / pico.uf2_name
+        uf2.write_bytes(uf2_from_bin((cmake_dir / f"{BOARD_IMAGE}.bin").read_bytes(), family=pico.uf2_family))
     flash, ram = sizes(elf)
-    if flash > FLASH_BYTES or ram > SRAM_BYTES:
-        raise BuildError(f"RP2040: the image does not fit: flash {flash} of {FLASH_BYTES} B, RAM {ram} of "
-                         f"{SRAM_BYTES} B")
+    if flash > pico.record.flash_bytes or ram > pico.record.ram_bytes:
+        raise BuildError(f"{pico.record.name.upper()}: the image does not fit: flash {flash} of "
+                         f"{pico.record.flash_bytes} B, RAM {ram} of {pico.record.ram_bytes} B")
     return Rp2040Build(elf, cmake_dir / f"{HEADLESS_IMAGE}.elf", uf2, flash, ram)
 
 
