@@ -10,7 +10,7 @@ from codegen.commands.compare import quant_warnings, run_compare, table_lines
 from codegen.model.gen_model import build_model
 from codegen.output.render import load_generated_model
 from codegen.analysis.quant_report import zeros
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from pysim.experiments.metrics import groups, nearest_neighbour, polarisation
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ import serial
 
 from codegen.commands.cli import main
 from codegen.spec.errors import SpecError
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from pysim.board.course import course_bytes
 
 from .conftest import ROOT, RUNTIME, require_tool

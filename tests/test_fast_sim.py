@@ -10,7 +10,7 @@ import pytest
 from codegen.targets.pic32.budget.measure import render_variant, spec_variant
 from codegen.targets.host.build import make
 from codegen.commands.parity import firmware_trace, simulator_trace
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from pysim.engine import Simulation
 from pysim.model_support import load_model
 

@@ -11,7 +11,7 @@ import pytest
 from codegen.commands.cli import main
 from codegen.model.gen_model import build_model
 from codegen.output.render import render
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import ROOT, RUNTIME, require_tool
 

@@ -11,7 +11,7 @@ import pytest
 
 from codegen.targets.pic32.budget.measure import render_variant, spec_variant
 from codegen.targets.host.build import make
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import ROOT, require_tool
 from .deadline import RUN

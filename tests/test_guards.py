@@ -47,7 +47,7 @@ def test_the_guard_is_the_largest_maximum_that_keeps_the_sums_32_bit(tmp_path):
     # 499 neighbours a visual range away must fit int32, at the guard and not one raw step above
     assert 499 * (g.max_raw - 1) <= (1 << 31) - 1 < 499 * (g.max_raw + 1)
     from codegen.passes.offsets import offset
-    from codegen.passes.roots import rooted
+    from codegen.analysis.roots_rewrite import rooted
 
     m2 = rooted(offset(m))[0]
     names = {(i, s) for i, r in enumerate(m.rules) if r.name == "cohesion" for s in ("sum_x", "sum_y")}

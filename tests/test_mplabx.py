@@ -17,7 +17,7 @@ from codegen.spec import escape
 from codegen.targets.pic32 import mplabx
 from codegen.model.gen_model import build_model
 from codegen.output.render import render
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import ROOT, RUNTIME, require_tool
 from .deadline import RUN

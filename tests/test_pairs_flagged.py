@@ -12,7 +12,7 @@ import pytest
 
 from codegen.commands.parity import firmware_trace, run_parity, simulator_trace
 from codegen.boards import registry
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from codegen.targets.host.build import make
 from codegen.targets.pic32.budget.measure import render_variant, spec_variant
 from pysim.model_support import load_model

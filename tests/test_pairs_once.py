@@ -20,7 +20,7 @@ from codegen.targets.c import ring
 from codegen.targets.c.lowering import flock_c_copies, lower
 from codegen.commands.parity import run_parity
 from codegen.output.pipeline import checked_model
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import DEFAULT_SPEC, ROOT, require_tool, with_capacity
 
@@ -150,7 +150,7 @@ def test_an_rp2040_only_entry_is_padded_to_its_alignment_not_a_power_of_two():
     assert pairs_once.entry_padded(20, False, multiply=True) == 20 and pairs_once.entry_padded(20, False, False) == 32
     # scouts_vga (RP2040 only) at 1,000 boids: 512 entries of 40 B a part, which hold every band of 1,000
     # boids' densest frames (in the simulator the ring's span reaches 376 by seed 2's frame 299), not 256 of 64 B
-    from codegen.spec.loader import load_spec
+    from codegen.model.spec_load import load_spec
     from codegen.spec.variants import spec_variant
     from codegen.model.gen_model import build_model
 

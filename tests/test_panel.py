@@ -10,7 +10,7 @@ import pytest
 
 from codegen.boards.pic32.panel import PanelView, panel_view
 from codegen.commands.parity import prepare
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import ROOT, RUNTIME_INCLUDES, compile_c, require_tool
 from .deadline import RUN

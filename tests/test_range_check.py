@@ -10,7 +10,7 @@ import pytest
 from codegen.commands.cli import main
 from codegen.model.gen_model import build_model
 from codegen.analysis.range_check import analyse, check_spec, report_lines
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 
 from .conftest import DEFAULT_CAPACITY, with_capacity
 

@@ -20,7 +20,7 @@ from codegen.analysis.intervals import I32, LIMITS, NEGATED, TRANSFER, Fx, Iv, c
 from codegen.analysis.ranges import analyse as analyse_ir
 from codegen.model.gen_model import build_model
 from codegen.analysis.range_check import analyse, error_issues, param_ranges
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from pysim.fxdecimal import from_number
 from pysim import fxops
 from pysim.fxops import namespace, new_status, status_finding

@@ -215,7 +215,7 @@ def _text(ir) -> str:
 
 def test_speed_limit_rewritten_only_for_an_exact_magnitude():
     from codegen.lang.library import load_library
-    from codegen.passes.roots import rewrite_rule
+    from codegen.analysis.roots_rewrite import rewrite_rule
 
     lib = load_library(frac_bits=15)
     ir, done = rewrite_rule(lib["speed_limit"], exact=True)
@@ -236,7 +236,7 @@ def test_speed_limit_rewritten_only_for_an_exact_magnitude():
     ("m = hypot(vx, vy)\nif m + lim > lim:\n    vx = vx / m", False),  # read in arithmetic
 ])
 def test_what_is_rewritten(tmp_path, body, rewritten):
-    from codegen.passes.roots import rewrite_rule
+    from codegen.analysis.roots_rewrite import rewrite_rule
 
     ir, done = rewrite_rule(_rule(tmp_path, body), exact=False)
     assert bool(done) == rewritten, _text(ir)

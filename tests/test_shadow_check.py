@@ -10,7 +10,7 @@ import pytest
 from codegen.commands.cli import main
 from codegen.model.gen_model import build_model
 from codegen.output.render import load_generated_model
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from pysim.checked_arith import OverflowFound
 from pysim.engine import Simulation, checked_simulation
 

@@ -136,7 +136,7 @@ def test_board_wiring_is_checked(tmp_path, capsys, board, message):
 def test_board_wiring_reaches_the_config(tmp_path):
     from codegen.model.gen_model import build_model
     from codegen.output.render import render
-    from codegen.spec.loader import load_spec
+    from codegen.model.spec_load import load_spec
 
     (tmp_path / "spec").mkdir()
     spec = tmp_path / "spec" / "x.yaml"

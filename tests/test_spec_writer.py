@@ -1,4 +1,4 @@
-"""codegen.spec.writer.save_defaults: tuned values become a spec's defaults,
+"""codegen.commands.spec_writer.save_defaults: tuned values become a spec's defaults,
 everything else in the file stays byte for byte; bad values change nothing."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from codegen.spec.loader import load_spec
-from codegen.spec.writer import SpecWriteError, save_defaults
+from codegen.model.spec_load import load_spec
+from codegen.commands.spec_writer import SpecWriteError, save_defaults
 from tests.conftest import DEFAULT_SPEC, ROOT
 from tests.deadline import RUN
 

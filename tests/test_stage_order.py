@@ -10,12 +10,6 @@ from .test_import_graph import graph
 ORDER = ("boards", "spec", "lang", "model", "analysis", "passes", "targets", "output", "experiments", "commands")
 
 STILL_UP = {
-    # the range analysis reads the rules as the C prints them: roots' rewrite of the magnitudes
-    "codegen.analysis.range_check -> codegen.passes.roots",
-    # load_spec checks the rules and the course while it loads (one error list at file:line:col)
-    "codegen.spec.checks -> codegen.model.course_checks",
-    "codegen.spec.loader -> codegen.model.mover_rules",
-    "codegen.spec.loader -> codegen.model.rule_set",
     # the build, budget and emulator drivers in each target's folder generate before they build; the
     # build folders' helpers (locks, safe paths, the runtime's place) live in output
     "codegen.targets.host.build -> codegen.output.pipeline",

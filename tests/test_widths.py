@@ -268,7 +268,7 @@ def test_widths_default_spec():
     wide = {(w.rule, w.sum): w.bits for w in sum_widths(big)}
     assert wide[("cohesion", "sum_x")] == 64 and wide[("separation", "close_dx")] == 32
     assert wide[("alignment", "sum_vx")] == 64  # the rules as written: mag() may wrap, no speed bound
-    from codegen.passes.roots import rooted
+    from codegen.analysis.roots_rewrite import rooted
 
     m2, res, _ = rooted(big)  # as the emitters print them
     assert {(w.rule, w.sum): w.bits for w in sum_widths(m2, res)}[("alignment", "sum_vx")] == 32

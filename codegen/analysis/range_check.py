@@ -67,10 +67,10 @@ def param_ranges(m: GenModel, narrow: dict | None = None) -> dict:
 
 def analyse(m: GenModel, assume: Assumptions | None = None, blame: bool = True,
             blame_work: int | None = None, **_ignored) -> RangeReport:
-    from codegen.passes.roots import rooted
+    from codegen.analysis.roots_rewrite import rooted
 
     assume = assume or Assumptions()
-    source, m = m, rooted(m, assume)[0]  # the rules as the emitters print them (codegen/passes/roots.py)
+    source, m = m, rooted(m, assume)[0]  # the rules as the emitters print them (codegen/analysis/roots_rewrite.py)
     res = analyse_ir(m, param_ranges(m), assume)
     errs = [s for s in res.sites if s.overflows and s.root]
     rep = RangeReport(m, res.sites, _notes(m, res), errs, stats=res.stats, source=source)
@@ -339,7 +339,7 @@ def _where(locator, loc) -> tuple[int, int]:
 def check_spec(spec_path: str, assume: Assumptions | None = None):
     """(RangeReport, issues) for a spec file."""
     from codegen.model.gen_model import build_model
-    from codegen.spec.loader import load_spec
+    from codegen.model.spec_load import load_spec
 
     spec, loc = load_spec(spec_path)
     m = build_model(spec, spec_path, loc)

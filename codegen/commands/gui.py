@@ -15,7 +15,7 @@ from pysim.one_line import one_line
 from codegen.output.pipeline import checked_model
 from codegen.output.render import load_generated_model, render
 from codegen.spec.errors import SpecError
-from codegen.spec.writer import save_defaults
+from codegen.commands.spec_writer import save_defaults
 from pysim.model_support import ModelMismatch, load_model
 
 # the window's modules (tkinter, pysim/gui) are imported once main() has checked they are there

@@ -16,7 +16,7 @@ def cmd_rules(a) -> int:
     rules = dict(library(15))
     own = {}
     if a.spec_file:
-        from codegen.spec.loader import load_spec
+        from codegen.model.spec_load import load_spec
 
         spec, _ = load_spec(a.spec_file)
         own = {n: r for n, r in spec._rules.items() if r.path != rules.get(n, r).path or n not in rules}

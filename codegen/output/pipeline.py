@@ -23,7 +23,7 @@ from codegen.spec.project import output_dir, project_root
 from codegen.output.runtime_files import stray as runtime_stray
 from codegen.output.safe_paths import OutputError, claim_folder, existing_text, read_text  # noqa: F401  (OutputError: cli)
 from codegen.spec.errors import SpecError, SpecIssue
-from codegen.spec.loader import load_spec
+from codegen.model.spec_load import load_spec
 from codegen.spec.variants import spec_variant
 
 SUBDIRS = ("firmware", "python")  # and firmware_runtime/ where the output carries its runtime (runtime_stray)

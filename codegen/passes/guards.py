@@ -44,7 +44,7 @@ def guarded(m):
     """(Guard, the guarded copy's lowered model) for m, or None when no
     parameter's narrower maximum makes another sum 32-bit."""
     from codegen.passes.offsets import offset
-    from codegen.passes.roots import rooted
+    from codegen.analysis.roots_rewrite import rooted
 
     m2, res, _ = rooted(offset(m))
     return _guard(m, m2, res)

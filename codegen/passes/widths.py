@@ -212,7 +212,7 @@ def lowered(m):
     32 bits enough. What the simulator's kernel prints and the C target's
     own passes start from; for the reports and tests (one call, no Lowered)."""
     from codegen.passes.offsets import offset
-    from codegen.passes.roots import rooted
+    from codegen.analysis.roots_rewrite import rooted
 
     m2, res, _ = rooted(offset(m))
     return narrowed(m2, res)
@@ -228,7 +228,7 @@ def report(m) -> list[str]:
     """Lines for `boidsgen check`: each neighbour sum's width, and for a
     64-bit one what would unlock 32 bits and what it would save."""
     from codegen.passes.offsets import offset, rewritten
-    from codegen.passes.roots import report as roots_report, rooted
+    from codegen.analysis.roots_rewrite import report as roots_report, rooted
 
     m2, res, found = rooted(offset(m))
     ws = sum_widths(m2, res)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from codegen.spec.board_checks import board_issues as _board_issues
-from codegen.model.course_checks import course_issues
 from codegen.spec.names import folder_problem, identifier_problem
 from codegen.boards.pic32.clock import baud_problem
 from codegen.spec.errors import SpecIssue
@@ -125,7 +124,6 @@ def semantic_issues(data: dict, loc8) -> list[SpecIssue]:
 
     out.extend(_board_issues(_dict(data.get("board")), loc8))
     out.extend(_world_issues(data, loc8))
-    out.extend(course_issues(data, loc8))
     name = data.get("name")
     if isinstance(name, str) and folder_problem(name):
         out.append(loc8.issue(("name",), folder_problem(name)))

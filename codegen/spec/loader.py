@@ -124,11 +124,11 @@ def _is_number_field(loc: tuple) -> bool:
     return len(loc) == 3 and loc[0] == "params" and loc[2] in ("default", "min", "max")
 
 
-def load_spec(path: str | Path) -> tuple[Spec, Locator]:
-    """Load and fully validate a spec. Raises SpecError listing every issue."""
-    from codegen.model.mover_rules import mover_rule_issues
-    from codegen.model.rule_set import compile_spec_rules, rule_use_issues
-    from codegen.spec.checks import FORMATS, _dict, semantic_issues
+def read_spec(path: str | Path):
+    """The spec stage's part of loading: the YAML with its positions, then the schema and the semantic
+    checks that need nothing above this stage. Returns (data, plain, locator, spec or None, issues);
+    codegen/model/spec_load.py's load_spec adds the rules' and the course's checks."""
+    from codegen.spec.checks import semantic_issues
 
     p = Path(path)
     data = read_yaml(p)
@@ -143,18 +143,10 @@ def load_spec(path: str | Path) -> tuple[Spec, Locator]:
     except ValidationError as err:
         schema_issues = _pydantic_issues(err, loc8)
         spec = None
-    bad_defs = {i.field.split(".")[1] for i in schema_issues if i.field.startswith("rule_defs.")}
-    fb = FORMATS.get(_dict(plain.get("fixed_point")).get("format"), 15)
-    rules, rule_issues = compile_spec_rules(data, plain, str(path), loc8, fb, bad_defs)
-    issues = schema_issues + issues + rule_issues + rule_use_issues(plain, loc8, rules)
-    issues += mover_rule_issues(plain, loc8, rules)
-    if issues:
-        raise SpecError(_dedupe(issues))
-    spec._rules = rules
-    return spec, loc8
+    return data, plain, loc8, spec, schema_issues + issues
 
 
-def _dedupe(issues: list[SpecIssue]) -> list[SpecIssue]:
+def dedupe(issues: list[SpecIssue]) -> list[SpecIssue]:
     seen, out = set(), []
     for i in issues:
         key = (i.line, i.col, i.field)

@@ -92,7 +92,7 @@ def build_for(spec_path, boids: list[int], grid: bool):
     from codegen.output.pipeline import checked_model, emit
     from codegen.targets.pic32.budget.measure import render_variant  # the what-if variant, not gated
     from codegen.model.gen_model import build_model
-    from codegen.spec.loader import load_spec
+    from codegen.model.spec_load import load_spec
     from codegen.spec.project import build_dir, output_dir
     from codegen.spec.variants import spec_variant
     from codegen.targets.rp2040.build import build_rp2040, check_build

@@ -58,7 +58,7 @@ def save_defaults(spec_path: str | Path, values: dict[str, str]) -> None:
     Refuses unknown parameters, text that is not a decimal number, an integer
     parameter given a fraction, and values outside a parameter's [min, max];
     the file is left untouched on any error."""
-    from codegen.spec.loader import load_spec
+    from codegen.model.spec_load import load_spec
 
     path = Path(spec_path)
     spec, _ = load_spec(path)  # the file must be valid before we touch it
