@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from codegen.targets.pic32.budget.measure import render_variant, spec_variant  # noqa: E402
+from codegen.drivers.pic32.budget.measure import render_variant, spec_variant  # noqa: E402
 from codegen.spec.loader import load_spec  # noqa: E402
 from pysim.engine import Simulation  # noqa: E402
 from pysim.model_support import load_model  # noqa: E402

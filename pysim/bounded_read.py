@@ -6,7 +6,7 @@ write access to the project) puts there: a link to /dev/zero would be read
 for ever, a FIFO would block the open, a huge file would exhaust memory.
 So the file is opened without blocking, asked what it is (fstat on the open
 descriptor, so the answer is about what is read), and read only up to the
-bound. codegen/output/safe_paths.py re-exports this for the generator.
+bound. codegen/spec/safe_paths.py re-exports this for the generator.
 """
 from __future__ import annotations
 

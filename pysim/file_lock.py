@@ -1,6 +1,6 @@
 """One process at a time: an advisory lock on a file, with a bounded wait.
 
-The generator's build folders (codegen/output/folder_lock.py), the RP2040's
+The generator's build folders (codegen/spec/folder_lock.py), the RP2040's
 first pico-sdk build and numba's first compile of a kernel
 (pysim/engine.py) all take one. The lock is released when the body ends or
 its process dies. Where the platform has no flock (Windows), nothing is

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codegen.targets.host.build import make
+from codegen.drivers.host_build import make
 from codegen.commands.parity import firmware_trace, prepare, simulator_trace
 from codegen.spec.project import output_dir
 from pysim.trace import compare

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.targets.pic32.budget.cost import VariantBuild, aspawn_budget_ms, aspawn_budget_pm, read_cost_table, write_cost_table
+from codegen.drivers.pic32.budget.cost import VariantBuild, aspawn_budget_ms, aspawn_budget_pm, read_cost_table, write_cost_table
 from codegen.commands.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
@@ -39,8 +39,8 @@ def variant_host(tmp_path_factory):
     """The default spec at capacity max(BOIDS), as the budget measures it,
     built for the host."""
     tools()
-    from codegen.targets.pic32.budget.measure import spec_variant
-    from codegen.targets.host.build import build_host
+    from codegen.drivers.pic32.budget.measure import spec_variant
+    from codegen.drivers.host_build import build_host
     from codegen.model.gen_model import build_model
     from codegen.output.pipeline import checked_model
 

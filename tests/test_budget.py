@@ -6,7 +6,7 @@ import pytest
 
 import re
 
-from codegen.targets.pic32.budget.measure import Budget, BudgetError, Row, count_instructions, count_segments
+from codegen.drivers.pic32.budget.measure import Budget, BudgetError, Row, count_instructions, count_segments
 from codegen.commands.cli import main
 
 from .conftest import DEFAULT_SPEC, require_tool
@@ -104,7 +104,7 @@ def test_budget_cli_measures_a_frame(capsys):
 
 
 def test_budget_variants_plain_beside_fast():
-    from codegen.targets.pic32.budget.measure import variants_for
+    from codegen.drivers.pic32.budget.measure import variants_for
     from codegen.output.pipeline import load
 
     spec = load(DEFAULT_SPEC).spec

@@ -10,11 +10,11 @@ import subprocess
 
 import pytest
 
-from codegen.targets.pic32.budget import profile_lines as PL
-from codegen.targets.pic32.budget.bound import BOID_INSNS, PAIR_INSNS, PIXEL_BYTES, PIXEL_INSNS, lower_bound
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel, block_costs, branch_index, classify, reads, segment_mix, writes
-from codegen.targets.pic32.budget.m4k_trace import TraceError, insn_counts, parse_insn, read_trace
-from codegen.targets.pic32.budget.pair_counts import PairCounts
+from codegen.drivers.pic32.budget import profile_lines as PL
+from codegen.drivers.pic32.budget.bound import BOID_INSNS, PAIR_INSNS, PIXEL_BYTES, PIXEL_INSNS, lower_bound
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel, block_costs, branch_index, classify, reads, segment_mix, writes
+from codegen.drivers.pic32.budget.m4k_trace import TraceError, insn_counts, parse_insn, read_trace
+from codegen.drivers.pic32.budget.pair_counts import PairCounts
 
 from .conftest import DEFAULT_SPEC, ROOT, require_tool
 
@@ -146,7 +146,7 @@ def test_the_bound_counts_no_more_than_the_code_does():
     optimisation of ours can beat it. Both variants, a sparse and a denser flock."""
     for tool in ("gcc", "mipsel-linux-gnu-gcc", "qemu-mipsel", "mipsel-linux-gnu-addr2line"):
         require_tool(tool)
-    from codegen.targets.pic32.budget.profile import run_profile
+    from codegen.drivers.pic32.budget.profile import run_profile
 
     prof = run_profile(DEFAULT_SPEC, [60, 200], warmup=80, seed=3, which="both")
     assert len(prof.frames) == 4
@@ -164,10 +164,10 @@ def test_profile_parts_add_up_to_the_frame(tmp_path):
     count_segments on the same log; the -g image's frame is the plain one's."""
     for tool in ("gcc", "mipsel-linux-gnu-gcc", "qemu-mipsel", "mipsel-linux-gnu-addr2line"):
         require_tool(tool)
-    from codegen.targets.pic32.budget.measure import (_run, build_host_driver, build_m4k_driver, count_segments, render_variant,
+    from codegen.drivers.pic32.budget.measure import (_run, build_host_driver, build_m4k_driver, count_segments, render_variant,
                                 run_frame_under_qemu, spec_variant, symbol_address)
-    from codegen.targets.pic32.budget.profile import attribute
-    from codegen.targets.pic32.budget.pair_counts import pair_counts
+    from codegen.drivers.pic32.budget.profile import attribute
+    from codegen.drivers.pic32.budget.pair_counts import pair_counts
     from codegen.output.pipeline import checked_model
 
     spec = spec_variant(checked_model(DEFAULT_SPEC).spec, capacity=120, order="synchronous", grid=True)
@@ -230,7 +230,7 @@ def test_the_timeline_finds_the_ports_waits():
     """The SPI timeline knows a wait by its source line (budget/profile.py's wait_lines):
     the stub port and the board's, statement for statement twins, each have
     both kinds, in the same functions, so the profile's waits are the board's."""
-    from codegen.targets.pic32.budget.profile import PORT_C, wait_lines
+    from codegen.drivers.pic32.budget.profile import PORT_C, wait_lines
 
     def kinds(path):
         text = path.read_text()

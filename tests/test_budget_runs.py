@@ -12,13 +12,13 @@ import pytest
 
 from codegen.commands.cli import main
 from codegen.output.pipeline import checked_model
-from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel, segment_mix
-from codegen.targets.pic32.budget.m4k_trace import read_trace
-from codegen.targets.pic32.budget.measure import (_run, build_host_driver, build_m4k_driver, render_variant,
+from codegen.drivers.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel, segment_mix
+from codegen.drivers.pic32.budget.m4k_trace import read_trace
+from codegen.drivers.pic32.budget.measure import (_run, build_host_driver, build_m4k_driver, render_variant,
                                                   spec_variant, symbol_address)
-from codegen.targets.pic32.budget.reserve import handler_cycles, isr_cycles
-from codegen.targets.pic32.budget.runs import measure_runs
+from codegen.drivers.pic32.budget.reserve import handler_cycles, isr_cycles
+from codegen.drivers.pic32.budget.runs import measure_runs
 
 from .conftest import DEFAULT_SPEC, require_tool
 

@@ -1,5 +1,5 @@
 """The host build cache (codegen/targets/host/build_cache.py) and the build
-folder's lock (codegen/output/folder_lock.py): one compile per content, any
+folder's lock (codegen/spec/folder_lock.py): one compile per content, any
 folder; a key of everything the build reads; two builders take turns."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from codegen.output.folder_lock import FolderBusy, folder_lock
+from codegen.spec.folder_lock import FolderBusy, folder_lock
 from codegen.targets.host import build_cache
 from codegen.targets.host.make_run import make
 from pysim.kernel_cache import UnsafeCache
@@ -94,7 +94,7 @@ def test_a_cache_others_can_write_is_refused(tmp_path, monkeypatch):
 
 def test_a_held_folder_waits_then_fails_naming_it(tmp_path):
     """A second holder waits while the first builds; past its bound, one line names the folder."""
-    code = ("import sys, time; from pathlib import Path; from codegen.output.folder_lock import folder_lock\n"
+    code = ("import sys, time; from pathlib import Path; from codegen.spec.folder_lock import folder_lock\n"
             "with folder_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()\n")
     holder = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, cwd=ROOT)

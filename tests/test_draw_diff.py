@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from codegen.targets.pic32.budget.measure import build_host_driver, render_variant, spec_variant
+from codegen.drivers.pic32.budget.measure import build_host_driver, render_variant, spec_variant
 from codegen.output.pipeline import checked_model
 
 from .conftest import DEFAULT_SPEC, ROOT, RUNTIME, RUNTIME_INCLUDES, compile_c, require_tool
@@ -48,7 +48,7 @@ def test_a_pixel_set_leaves_the_picture_a_full_redraw_leaves(pixset_driver, tmp_
 
 
 def build_budget_host(fw, out, full: bool):
-    """codegen/targets/pic32/budget/measure.py's warm-up / SPI-counting driver, the flock drawn by
+    """codegen/drivers/pic32/budget/measure.py's warm-up / SPI-counting driver, the flock drawn by
     difference or (full) the whole-flock way."""
     return build_host_driver(fw, out, ("BOIDS_DRAW_FULL",) if full else ())
 

@@ -391,7 +391,8 @@ def _firmware(spec: Path, out: Path) -> tuple:
     """Render the firmware C of the spec (only the C: a spec's own rules have
     no Python templates) and build the host firmware with make's strict flags."""
     from codegen.output.pipeline import load
-    from codegen.output.render import FIRMWARE_FILES, _env, firmware_context
+    from codegen.output.render import FIRMWARE_FILES, firmware_context
+    from codegen.targets.templates import template_env as _env
 
     m = load(spec)
     env = _env()

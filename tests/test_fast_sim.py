@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.targets.pic32.budget.measure import render_variant, spec_variant
-from codegen.targets.host.build import make
+from codegen.drivers.pic32.budget.measure import render_variant, spec_variant
+from codegen.drivers.host_build import make
 from codegen.commands.parity import firmware_trace, simulator_trace
 from codegen.model.spec_load import load_spec
 from pysim.engine import Simulation

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.targets.pic32.budget.measure import render_variant, spec_variant
-from codegen.targets.host.build import make
+from codegen.drivers.pic32.budget.measure import render_variant, spec_variant
+from codegen.drivers.host_build import make
 from codegen.model.spec_load import load_spec
 
 from .conftest import ROOT, require_tool
@@ -139,7 +139,7 @@ def test_grid_equals_brute_force_as_the_flock_grows_and_shrinks(tmp_path):
     modelled M4K clock (boids_host --m4k-cost, 150 us a boid) grows the
     flock from 60 boids and shrinks it from 400, a boid at a time, alike on
     both builds; the traces must agree frame by frame."""
-    from codegen.targets.pic32.budget.cost import VariantBuild, write_cost_table
+    from codegen.drivers.pic32.budget.cost import VariantBuild, write_cost_table
 
     require_tool("gcc")
     require_tool("make")

@@ -124,7 +124,7 @@ def _experiment(tmp_path: Path, text: str = EXPERIMENT) -> Path:
 @pytest.mark.parametrize("out", ["/", "home"])
 def test_experiment_out_a_folder_not_ours_is_refused_before_it_is_walked(tmp_path, monkeypatch, capsys, out):
     """`--out /` walked the whole filesystem for links, and ended in "Permission denied: '/proc/1/cwd'"."""
-    import codegen.output.safe_paths as sp
+    import codegen.spec.safe_paths as sp
 
     f = _experiment(tmp_path)
     if out == "home":

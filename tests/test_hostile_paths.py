@@ -3,11 +3,11 @@ names that make and the shell would expand. boidsgen writes only inside the
 spec's own generated/<name>/ and build/<name>/, never through a link out of
 them (refused, naming the link, exit 2, nothing written), reads only regular
 files of bounded size, and no project path reaches make or /bin/sh
-(codegen/output/safe_paths.py, pysim/bounded_read.py, codegen/targets/host/build.py).
+(codegen/spec/safe_paths.py, pysim/bounded_read.py, codegen/drivers/host_build.py).
 
 Each case builds its project in tmp_path: spec/boids.yaml copied from the
 repository; the project has no firmware_runtime/ of its own, so its output
-carries a copy (codegen/output/runtime_files.py)."""
+carries a copy (codegen/spec/runtime_files.py)."""
 from __future__ import annotations
 
 import os
@@ -254,7 +254,7 @@ def test_project_folder_names_never_reach_make_or_the_shell(kind, tmp_path):
 def test_a_path_make_cannot_spell_even_relative_is_refused_naming_it(tmp_path):
     """The one case relative paths do not cover: the other folder itself
     under such a name. One line naming it, not a make error."""
-    from codegen.targets.host.build import BuildError, make_relative
+    from codegen.drivers.host_build import BuildError, make_relative
 
     fw = tmp_path / "plain" / "firmware"
     fw.mkdir(parents=True)

@@ -263,7 +263,7 @@ def test_a_cmake_folder_that_is_a_link_is_refused_naming_it(tmp_path, monkeypatc
     """build/<name>/rp2040/cmake a link to a folder beside it (a link that stays inside): not removed through,
     not configured into; one line naming it, not a bare "Cannot call rmtree on a symbolic link"."""
     from codegen.output.pipeline import checked_model
-    from codegen.output.safe_paths import OutputError
+    from codegen.spec.safe_paths import OutputError
     from codegen.targets.rp2040.build import build_rp2040
 
     spec = _project(tmp_path / "proj")
@@ -282,7 +282,7 @@ def test_a_cmake_folder_that_is_a_link_is_refused_naming_it(tmp_path, monkeypatc
 
 
 def test_removing_goes_through_one_helper_that_refuses_links(tmp_path):
-    from codegen.output.safe_paths import OutputError, remove_file, remove_tree
+    from codegen.spec.safe_paths import OutputError, remove_file, remove_tree
 
     (tmp_path / "d").mkdir()
     (tmp_path / "f").write_text("x")
@@ -402,7 +402,7 @@ def test_spaces_and_backquotes_pass_and_the_table_is_the_one_make_reads(tmp_path
 
 
 def test_a_pico_sdk_path_the_tools_cannot_carry_is_named(tmp_path, monkeypatch):
-    from codegen.output.safe_paths import OutputError
+    from codegen.spec.safe_paths import OutputError
     from codegen.targets.rp2040.build import check_build
 
     spec = _project(tmp_path / "p")

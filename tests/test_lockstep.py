@@ -17,7 +17,7 @@ import zlib
 import pytest
 import serial
 
-from codegen.targets.host.build import make
+from codegen.drivers.host_build import make
 from codegen.spec.project import build_dir, output_dir
 from pysim.digest import digest, digest_text
 from pysim.board.lockstep import Mirror

@@ -74,7 +74,7 @@ def test_the_project_lists_what_the_makefile_builds(spec):
 
 
 def test_the_optimisation_is_the_budgets():
-    from codegen.targets.pic32.budget.measure import run_budget
+    from codegen.drivers.pic32.budget.measure import run_budget
 
     assert mplabx.OPTIMIZATION == inspect.signature(run_budget).parameters["opts"].default[0] == "-O1"
 
@@ -90,7 +90,7 @@ def test_byte_identical_and_relative(spec, tmp_path):
     for text in proj.values():
         assert str(ROOT) not in text and "/home/" not in text and not re.search(r"\d{4}-\d\d-\d\d", text)
         assert text.isascii()
-    # output outside the project: it carries its own firmware_runtime/ (codegen/output/runtime_files.py),
+    # output outside the project: it carries its own firmware_runtime/ (codegen/spec/runtime_files.py),
     # which the project names relatively
     out = tmp_path / "deep" / "out"
     files = render(m, out, ROOT)

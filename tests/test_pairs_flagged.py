@@ -13,8 +13,8 @@ import pytest
 from codegen.commands.parity import firmware_trace, run_parity, simulator_trace
 from codegen.boards import registry
 from codegen.model.spec_load import load_spec
-from codegen.targets.host.build import make
-from codegen.targets.pic32.budget.measure import render_variant, spec_variant
+from codegen.drivers.host_build import make
+from codegen.drivers.pic32.budget.measure import render_variant, spec_variant
 from pysim.model_support import load_model
 
 from .conftest import ROOT, require_tool
@@ -91,7 +91,7 @@ def test_the_flagged_copy_builds_for_the_m4k_and_fits(tmp_path):
     still fits at capacity 500: the flagged boids' runs are 8 B a band."""
     for tool in ("mipsel-linux-gnu-gcc", "mipsel-linux-gnu-size", "make"):
         require_tool(tool)
-    from codegen.targets.pic32.compile_check import check_image
+    from codegen.drivers.pic32.compile_check import check_image
 
     r = check_image(str(_spec(tmp_path, 500, grid=True)))
     assert r["capacity"] == 500 and r["ram"] <= r["ram_max"] and r["flash"] <= r["flash_max"], r

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.targets.pic32.budget.measure import build_host_driver, render_variant
+from codegen.drivers.pic32.budget.measure import build_host_driver, render_variant
 from codegen.boards import registry
 from codegen.passes import pairs_once
 from codegen.targets.c import ring

@@ -21,7 +21,7 @@ def tools():
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_image_fits_the_part(spec):
-    from codegen.targets.pic32.compile_check import check_image
+    from codegen.drivers.pic32.compile_check import check_image
 
     r = check_image(str(ROOT / spec))
     assert 4096 < r["text"] and r["flash"] == r["text"] + r["data"] <= r["flash_max"] == 128 * 1024
@@ -29,14 +29,14 @@ def test_image_fits_the_part(spec):
     # the flock array is in RAM: at least capacity x 4 words
     assert r["bss"] >= r["capacity"] * 16
     # docs/flashing.md's size table says what the image is today (tools/docs_blocks.py rewrites it)
-    from codegen.targets.pic32.compile_check import size_row
+    from codegen.drivers.pic32.compile_check import size_row
 
     r["spec"] = spec
     assert size_row(r) in (ROOT / "docs" / "flashing.md").read_text().splitlines(), size_row(r)
 
 
 def test_a_flock_too_big_for_the_ram_fails(tmp_path):
-    from codegen.targets.pic32.compile_check import Pic32CheckError, check_image
+    from codegen.drivers.pic32.compile_check import Pic32CheckError, check_image
 
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()
@@ -51,7 +51,7 @@ def test_a_flock_too_big_for_the_ram_fails(tmp_path):
 
 
 def test_size_parsing():
-    from codegen.targets.pic32.compile_check import Pic32CheckError, parse_size
+    from codegen.drivers.pic32.compile_check import Pic32CheckError, parse_size
 
     out = "   text\t   data\t    bss\t    dec\t    hex\tfilename\n  16946\t     48\t   3432\t  20426\t   4fca\tx.elf\n"
     assert parse_size(out) == {"text": 16946, "data": 48, "bss": 3432}

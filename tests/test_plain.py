@@ -109,7 +109,7 @@ def test_plain_board_image_builds_and_fits(tmp_path, grid):
     and links into the part (mipsel-linux-gnu-gcc, no XC32)."""
     for tool in ("mipsel-linux-gnu-gcc", "mipsel-linux-gnu-size", "make"):
         require_tool(tool)
-    from codegen.targets.pic32.compile_check import check_image
+    from codegen.drivers.pic32.compile_check import check_image
 
     r = check_image(str(_plain_spec(tmp_path, grid)))
     assert r["capacity"] == 500 and r["ram"] <= r["ram_max"] and r["flash"] <= r["flash_max"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from codegen.commands.cli import main
 from codegen.targets.rp2040 import bound
-from codegen.targets.rp2040.budget import Frame
+from codegen.drivers.rp2040.budget import Frame
 from tests.conftest import ROOT
 from tests.test_rp2040 import rp2040_tools  # noqa: F401 - the fixture
 
@@ -46,7 +46,7 @@ def test_the_bound_takes_the_worst_frame_and_checks_itself_against_every_frame()
 
 
 def test_the_profile_folds_every_cycle_the_core_ran(rp2040_tools, capsys):  # noqa: F811
-    from codegen.targets.rp2040.profile import run_profile
+    from codegen.drivers.rp2040.profile import run_profile
 
     m, p = run_profile(ROOT / "spec" / "scouts_vga.yaml", 300, 8, 1, grid=True)
     busy = sum(p.by_function.values())
@@ -62,9 +62,9 @@ def test_the_profile_folds_every_cycle_the_core_ran(rp2040_tools, capsys):  # no
     assert out[0].startswith("profile: scouts_vga on the RP2040, synchronous, grid, 300 boids, seed 1, 8 frames")
     assert "by function:" in out and any(ln.endswith("the band below") for ln in out)
     # the 8 frames' cycles, each one, are frames 0-3's of the same run and the profile of the last 4 after 4
-    from codegen.targets.rp2040.budget import build_for
+    from codegen.drivers.rp2040.budget import build_for
     from codegen.targets.rp2040.emulator import run_image
-    from codegen.targets.rp2040.profile import read_hist
+    from codegen.drivers.rp2040.profile import read_hist
 
     late = run_profile(ROOT / "spec" / "scouts_vga.yaml", 300, 4, 1, grid=True, skip=4)[1]
     b = build_for(ROOT / "spec" / "scouts_vga.yaml", [300], True)[1]

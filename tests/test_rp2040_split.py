@@ -156,7 +156,7 @@ def test_the_split_balances_the_parts_time(rp2040_tools, scouts_split):  # noqa:
 
     from codegen.output.pipeline import checked_model, emit
     from codegen.spec.project import build_dir, output_dir
-    from codegen.targets.rp2040.budget import frame_parts
+    from codegen.drivers.rp2040.budget import frame_parts
     from codegen.targets.rp2040.build import build_rp2040
     from codegen.targets.rp2040.emulator import run_image
 

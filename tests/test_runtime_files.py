@@ -1,4 +1,4 @@
-"""Where the generated firmware finds firmware_runtime/ (codegen/output/runtime_files.py):
+"""Where the generated firmware finds firmware_runtime/ (codegen/spec/runtime_files.py):
 a fact of the spec's project, never of where the tool runs from."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from codegen.commands.cli import main
-from codegen.output.runtime_files import RUNTIME_FOLDER, TOOL_RUNTIME, runtime_files
+from codegen.spec.runtime_files import RUNTIME_FOLDER, TOOL_RUNTIME, runtime_files
 
 from .conftest import ROOT, RUNTIME
 

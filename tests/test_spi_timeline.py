@@ -1,11 +1,11 @@
-"""The drawing's SPI timeline (codegen/targets/pic32/budget/spi_timeline.py) on hand-made
+"""The drawing's SPI timeline (codegen/drivers/pic32/budget/spi_timeline.py) on hand-made
 blocks: bytes shift while the CPU computes, waits last until the bytes
 they wait for are out, in whole poll turns."""
 from __future__ import annotations
 
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.m4k_trace import Insn
-from codegen.targets.pic32.budget.spi_timeline import FIFO_BYTES, POLL_CYCLES, draw_time
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel
+from codegen.drivers.pic32.budget.m4k_trace import Insn
+from codegen.drivers.pic32.budget.spi_timeline import FIFO_BYTES, POLL_CYCLES, draw_time
 
 M = CycleModel()
 BYTE = 16.0  # 20 MHz SPI, 40 MHz CPU

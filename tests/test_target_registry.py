@@ -22,9 +22,10 @@ SOURCES = ("codegen", "pysim")
 
 
 def _own(path: Path, board: str) -> bool:
-    """The registry's folder, or the board's own folder under codegen/targets/."""
+    """The registry's folder, or the board's own folders: its printers and project under codegen/targets/,
+    its drivers (build, budget) under codegen/drivers/."""
     rel = path.relative_to(ROOT).parts
-    return rel[:2] == ("codegen", "boards") or rel[:3] == ("codegen", "targets", board)
+    return rel[:2] == ("codegen", "boards") or rel[:3] in (("codegen", "targets", board), ("codegen", "drivers", board))
 
 
 def test_no_board_name_is_a_literal_outside_the_registry_and_its_own_folders():

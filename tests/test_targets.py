@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from codegen.targets.host.build import make
+from codegen.drivers.host_build import make
 from codegen.commands.parity import firmware_trace, prepare, simulator_trace
 from codegen.spec.project import build_dir, output_dir
 

@@ -113,7 +113,7 @@ def commands_table() -> str:
 
 
 def m4k_sizes() -> str:
-    from codegen.targets.pic32.compile_check import SIZE_HEADER, check_image, size_row
+    from codegen.drivers.pic32.compile_check import SIZE_HEADER, check_image, size_row
 
     specs = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "spec").glob("*.yaml"))
     return "\n".join([SIZE_HEADER] + [size_row(check_image(s)) for s in specs])

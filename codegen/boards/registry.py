@@ -3,8 +3,9 @@ asks `target(name)` or one of the lists below; no board's name is compared
 anywhere else outside its own folders (tests/test_target_registry.py).
 
 Adding a board: its record here, its folder codegen/targets/<name>/ with the
-parts the record names, and its platform folder firmware_runtime/<name>/
-(ARCHITECTURE.md, "Adding a board")."""
+parts the record names (codegen/drivers/<name>/ for those that generate before
+they build), and its platform folder firmware_runtime/<name>/ (ARCHITECTURE.md,
+"Where to add things": the recipe the RP2350 followed)."""
 from __future__ import annotations
 
 from codegen.boards.record import Entry, Target
@@ -26,8 +27,8 @@ PIC32 = Target(
     ring_bytes=8192,  # 256 entries of the default rules' 32 B: a quarter of the part's RAM
     passes=Entry("codegen.targets.pic32.pass_list:pass_list"), compiler="GCC -O1 (M4K)", templates="pic32",
     project=Entry("codegen.targets.pic32.mplabx:project_files"), always_project=True,
-    build=Entry("codegen.targets.pic32.build:report"),
-    budget=Entry("codegen.targets.pic32.budget.cli:budget_cli"), artefacts=("boids.hex",))
+    build=Entry("codegen.drivers.pic32.build:report"),
+    budget=Entry("codegen.drivers.pic32.budget.cli:budget_cli"), artefacts=("boids.hex",))
 
 RP2040 = Target(
     name="rp2040", title="Raspberry Pi Pico (RP2040), the course's board with its VGA screen",
@@ -41,7 +42,7 @@ RP2040 = Target(
     build=Entry("codegen.targets.rp2040.build:report"),
     image=Entry("codegen.targets.rp2040.build:parity_image"),
     trace=Entry("codegen.targets.rp2040.trace_run:rp2040_trace"), ran_where=" in rp2040js",
-    budget=Entry("codegen.targets.rp2040.budget_cli:budget_cli"), artefacts=("boids_rp2040.uf2",))
+    budget=Entry("codegen.drivers.rp2040.budget_cli:budget_cli"), artefacts=("boids_rp2040.uf2",))
 
 RP2350 = Target(
     name="rp2350", title="Raspberry Pi Pico 2 (RP2350, Arm cores), the RP2040's successor on the same VGA",

@@ -21,7 +21,7 @@ from codegen.output.pipeline import checked_model
 
 
 def cmd_build(a) -> int:
-    from codegen.targets.host.build import build
+    from codegen.drivers.host_build import build
 
     return build(a.spec, verbose=True, run_demo=True, targets=a.target)
 
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - the user gets a sentence, not a traceback
         from pysim.model_support import ModelMismatch
 
-        from codegen.targets.host.build import BuildError
+        from codegen.drivers.host_build import BuildError
         from codegen.output.pipeline import OutputError
 
         from codegen.commands.numbers import BadOption

@@ -166,7 +166,7 @@ def _refuse_out(out: Path, plan, resume: bool, project: Path) -> str | None:
     safe_paths.claim_folder's (generate -o's): no link on the way inside
     the project, none out of the folder, and a non-empty folder only if it
     holds our experiment.json, here one that begins with its hash (MARK)."""
-    from codegen.output.safe_paths import OutputError, claim_folder
+    from codegen.spec.safe_paths import OutputError, claim_folder
 
     try:
         meta = claim_folder(out, META, root=project, what="an experiment's output")

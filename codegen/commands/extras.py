@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from codegen.output.runtime_files import TOOL_ROOT
+from codegen.spec.runtime_files import TOOL_ROOT
 
 # extra -> (module imported, package pip installs for it); tests/test_hostile_inputs_round3.py checks
 # these against pyproject.toml

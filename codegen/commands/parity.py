@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.boards import registry
-from codegen.targets.host.build import BuildError, build_host
+from codegen.drivers.host_build import BuildError, build_host
 from codegen.model.gen_model import build_model
 from codegen.spec.variants import spec_variant
 from codegen.output.render import load_generated_model
@@ -69,7 +69,7 @@ THREADS_FLAGS = "-O2 -DBOIDS_SPLIT_THREADS=1 -pthread"  # split.h: the update's 
 def threads_image(spec_path, m, out: Path, bdir: Path) -> Path:
     """host-threads' parity image (its record's `image`): the host firmware with the split update's two
     parts on two threads (split.h), in bdir/threads/."""
-    from codegen.output.safe_paths import prepare_folder
+    from codegen.spec.safe_paths import prepare_folder
     from codegen.spec.project import project_root
     from codegen.targets.host.make_run import make
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from codegen.spec.escape import c_comment
 from codegen.model.gen_model import GenModel, build_model
 from codegen.spec.project import output_dir, project_root
-from codegen.output.runtime_files import stray as runtime_stray
-from codegen.output.safe_paths import OutputError, claim_folder, existing_text, read_text  # noqa: F401  (OutputError: cli)
+from codegen.spec.runtime_files import stray as runtime_stray
+from codegen.spec.safe_paths import OutputError, claim_folder, existing_text, read_text  # noqa: F401  (OutputError: cli)
 from codegen.spec.errors import SpecError, SpecIssue
 from codegen.model.spec_load import load_spec
 from codegen.spec.variants import spec_variant
@@ -64,7 +64,7 @@ def checked_model(spec_path: str | Path, **overrides) -> GenModel:
 
 def render_files(m: GenModel, outdir: Path, spec_path: str | Path) -> dict[str, str]:
     """m's files for outdir; the spec's project decides where the firmware
-    finds its runtime (codegen/output/runtime_files.py)."""
+    finds its runtime (codegen/spec/runtime_files.py)."""
     from codegen.output.render import render
 
     return render(m, outdir, project_root(spec_path))
@@ -86,7 +86,7 @@ def owner(outdir: Path) -> str | None:
 
 def claim_output(spec_path: str | Path, m: GenModel, outdir: Path) -> None:
     """Refuse to write where another spec's output (or anything not ours) is,
-    or through a link out of the folder (codegen/output/safe_paths.py)."""
+    or through a link out of the folder (codegen/spec/safe_paths.py)."""
     if claim_folder(outdir, CONFIG, root=project_root(spec_path)) is None:
         return
     mine = c_comment(m.source)

@@ -3,37 +3,16 @@ through codegen/spec/escape.py's filters. Output is byte-identical on every run;
 codegen/output/pipeline.py writes it."""
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
 from codegen.boards import registry
-from codegen.spec import escape
 from codegen.model.gen_model import GenModel
+from codegen.spec import escape, runtime_files
 from codegen.spec.project import output_dir
-from codegen.output import runtime_files
-from codegen.output.runtime_files import TOOL_RUNTIME as RUNTIME_DIR  # noqa: F401  (the budget's drivers read it)
-
-CODEGEN = Path(__file__).resolve().parent.parent
-# each target's templates, found by name ("firmware/...", "python/...", "mplabx/...")
-TEMPLATE_DIRS = [CODEGEN / "targets" / t / "templates"
-                 for t in ("c", "numba", *(b.templates for b in registry.TARGETS.values() if b.templates))]
+from codegen.targets.templates import template_env
 
 FIRMWARE_FILES = ("boids_config.h", "boids_params.h", "boids_params.c", "boids_flock.h",
                   "boids_flock.c", "boids_app.c", "boids_commands.c", "boids_course.c", "Makefile")
-
-
-@cache  # one per process: jinja compiles each template once per Environment (22 of them, ~0.3 s)
-def _env() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader([str(d) for d in TEMPLATE_DIRS]),
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-        undefined=StrictUndefined, autoescape=False,
-    )
-    env.filters.update(c_str=escape.c_str, c_comment=escape.c_comment, py_str=escape.py_str,
-                       py_comment=escape.py_comment, xml=escape.xml_text, xml_comment=escape.xml_comment)
-    return env
 
 
 def firmware_context(m: GenModel, runtime_rel: str, low=None) -> dict:
@@ -54,9 +33,9 @@ def render(m: GenModel, outdir: Path | None = None, project: Path | None = None)
     """Relative path -> file text, for every generated file, for output in
     outdir (None: generated/<name>/) of a spec in project (its root; None: the
     tool's own tree). The Makefile and the MPLAB X project find
-    firmware_runtime/ where codegen/output/runtime_files.py places it: the project's,
+    firmware_runtime/ where codegen/spec/runtime_files.py places it: the project's,
     relatively, or a copy rendered into the output."""
-    env = _env()
+    env = template_env()
     where = runtime_files.place(project, outdir)
     runtime_rel = escape.make_path(where.rel)  # '..'s then firmware_runtime: always spelled
     from codegen.targets.c.lowering import lower
@@ -81,7 +60,7 @@ def render_python(m: GenModel, env: Environment | None = None, ir=None) -> dict[
     they already ran)."""
     from codegen.targets.numba.module import kernel_context, seal
 
-    env = env or _env()
+    env = env or template_env()
     kernel, kernel_hash = seal(env.get_template("python/boids_kernel.py.j2").render(m=m, k=kernel_context(m, ir)))
     model = env.get_template("python/boids_model.py.j2").render(m=m, kernel_hash=kernel_hash)
     return {"python/boids_model.py": model, "python/boids_kernel.py": kernel}
@@ -101,7 +80,7 @@ def load_generated_model(spec_path: str | Path, m, outdir: Path | None = None):
 def differing(files: dict[str, str], outdir: Path) -> list[str]:
     """Files whose committed text differs from a fresh render (or is missing),
     plus stray files in the output folders that no longer get generated."""
-    from codegen.output.safe_paths import existing_text  # regular files of bounded size only
+    from codegen.spec.safe_paths import existing_text  # regular files of bounded size only
 
     bad = [rel for rel, text in files.items() if existing_text(outdir / rel) != text]
     for sub in ("firmware", "firmware/rp2040", "python"):

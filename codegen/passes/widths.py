@@ -41,7 +41,7 @@ from codegen.passes.pipeline import Pass
 from codegen.lang.ir import If, Op, Ref, map_stmts
 
 INT32_MAX = (1 << 31) - 1
-# M4K cycle model (codegen/targets/pic32/budget/m4k_cycles.py) per in-range pair and per sum: a 64-bit
+# M4K cycle model (codegen/drivers/pic32/budget/m4k_cycles.py) per in-range pair and per sum: a 64-bit
 # `+=` (addu, sltu, addu, addu, with the sign word) against one addu; per boid
 # and per mean: libgcc's __divdi3 (~300 cycles measured in the profile) against
 # `div` + mflo and the guards (~40).

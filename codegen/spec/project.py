@@ -7,7 +7,7 @@ is, and two specs can only meet in one output folder when they sit in the
 same project and share a `name:` (refused by pipeline.claim_output).
 The path is the one given, made absolute without following links: a spec
 that is a link to another project's spec builds here, not there (writes
-never go through a link, codegen/output/safe_paths.py).
+never go through a link, codegen/spec/safe_paths.py).
 """
 from __future__ import annotations
 

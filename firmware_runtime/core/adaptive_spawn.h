@@ -20,7 +20,7 @@ enum { ASPAWN_REMOVE = -1, ASPAWN_HOLD = 0, ASPAWN_ADD = 1 };
 
 /* The defaults. ASPAWN_BUDGET_PM is the one definition of the share of the
  * frame period the flock may use: `boidsgen budget` reads it from here to
- * predict the flock the adaptive spawn holds (codegen/targets/pic32/budget/cost.py). */
+ * predict the flock the adaptive spawn holds (codegen/drivers/pic32/budget/cost.py). */
 #define ASPAWN_BUDGET_PM 900 /* per mille; the rest is for the serial and timing threads */
 #define ASPAWN_WINDOW 8      /* frames per decision */
 #define ASPAWN_MARGIN_PM 60  /* how much cheaper frames must get to retry the ceiling */

@@ -20,7 +20,7 @@
 
 /* BOIDS_FRAME_MARKS: a BKPT #n at the frame's four seams (1 before the erase,
  * 2 before the step, 3 after it, 4 after the drawing), which the RP2040's
- * emulator runner turns into cycle counts (codegen/targets/rp2040/budget.py);
+ * emulator runner turns into cycle counts (codegen/drivers/rp2040/budget.py);
  * the RP2040's headless image only. Nothing otherwise. */
 #if defined(BOIDS_FRAME_MARKS) && BOIDS_FRAME_MARKS
 #define FLOCK_FRAME_MARK(n) __asm volatile("bkpt #" #n)

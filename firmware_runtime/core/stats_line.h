@@ -2,7 +2,7 @@
  * corner: one definition for the firmware's timing thread (boids_app.c,
  * once a second: drawing text every frame would cost about 2 ms of SPI)
  * and the budget's image, which measures it for the frame's reserve
- * (codegen/targets/pic32/budget/reserve.py). */
+ * (codegen/drivers/pic32/budget/reserve.py). */
 #ifndef BOIDSGEN_STATS_LINE_H
 #define BOIDSGEN_STATS_LINE_H
 

@@ -109,7 +109,7 @@ void tft_blit(int x, int y, int w, int h, const uint16_t *px, int stride);
  * adjacent ones share a window (up to TFT_SPAN_MAX). Each call sends what
  * an earlier pixel still needs and returns while its bytes shift out, so
  * the caller's search for the next pixel overlaps the SPI (the budget's
- * timeline: codegen/targets/pic32/budget/spi_timeline.py). Nothing else may draw in between.
+ * timeline: codegen/drivers/pic32/budget/spi_timeline.py). Nothing else may draw in between.
  * The run's state is the caller's local (tft_run_t), its colours one
  * static buffer: all inline, so that GCC keeps the state in the caller's
  * registers (most calls only compare and append). */

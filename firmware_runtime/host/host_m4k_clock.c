@@ -1,7 +1,7 @@
 /* host_m4k_clock.c - the modelled M4K clock of `boids_host --m4k-cost`:
  * the frame time at every flock size from 1 to the capacity, from a cost
  * table (`boidsgen budget --cost-table`, which reads between its measured
- * sizes: codegen/targets/pic32/budget/cost.py); only looked up here. */
+ * sizes: codegen/drivers/pic32/budget/cost.py); only looked up here. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

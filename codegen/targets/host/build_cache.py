@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from codegen.output.folder_lock import folder_lock
+from codegen.spec.folder_lock import folder_lock
 
 ENV = "BOIDSGEN_BUILD_CACHE"
 # the targets whose one output is an executable, and the compiler each runs ($(CC), $(MIPS_CC))

@@ -7,7 +7,7 @@ firmware folder and gets BUILD as a path relative to it, which holds only our
 own folder names (build/<name>) whatever the project folder is called; a
 relative path make still cannot spell is refused, naming it. RUNTIME is the
 generated Makefile's own: '..'s and firmware_runtime, the project's runtime
-or the output's copy (codegen/output/runtime_files.py), never the tool's.
+or the output's copy (codegen/spec/runtime_files.py), never the tool's.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from codegen.output.folder_lock import folder_lock
+from codegen.spec.folder_lock import folder_lock
 from codegen.targets.host import build_cache, compiler_cache
 from codegen.spec.escape import UnsafePath, make_path
 from pysim.one_line import one_line

@@ -18,7 +18,7 @@ from jinja2 import Environment
 
 DEVICE = "PIC32MX250F128B"
 TOOLCHAIN = "XC32"
-OPTIMIZATION = "-O1"  # what XC32's free edition allows; codegen/targets/pic32/budget/measure.py counts -O1 too
+OPTIMIZATION = "-O1"  # what XC32's free edition allows; codegen/drivers/pic32/budget/measure.py counts -O1 too
 MACROS = ("BOIDS_PIC32",)
 EXTRA_OPTIONS = "-std=gnu99 -Wextra"  # with -Wall and -Werror: the Makefile's pic32 flags
 

@@ -1,5 +1,5 @@
 """A lower bound on the RP2040's update (issue 36), as issue 35's for the
-PIC32 (codegen/targets/pic32/budget/bound.py): the work the spec's rules
+PIC32 (codegen/drivers/pic32/budget/bound.py): the work the spec's rules
 cannot avoid in a frame, each operation at the fewest Cortex-M0+ cycles it
 can take, so that no code, ours or anyone's, updates the flock faster.
 

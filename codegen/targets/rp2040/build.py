@@ -20,7 +20,7 @@ from pathlib import Path
 
 from codegen.boards.record import Target
 from codegen.boards.registry import RP2040
-from codegen.output.folder_lock import folder_lock
+from codegen.spec.folder_lock import folder_lock
 from codegen.targets.host.make_run import BuildError
 from codegen.spec.project import project_root
 from codegen.targets.host import compiler_cache
@@ -74,14 +74,14 @@ def project_folder(spec_path, m, outdir: Path, bdir: Path, pico: Pico = RP2040_P
     """(the CMake source folder, extra -D options)."""
     if pico is RP2040_PICO and project.wants_rp2040(m):
         return outdir / project.FOLDER, []
-    from codegen.output import runtime_files
-    from codegen.output.render import _env
+    from codegen.spec import runtime_files
+    from codegen.targets.templates import template_env
     from codegen.spec.escape import make_path
 
     where = runtime_files.place(project_root(spec_path), outdir)
     src = bdir / pico.record.name / "project"
     src.mkdir(parents=True, exist_ok=True)
-    for rel, text in project.render_rp2040(m, _env(), make_path(where.rel)).items():
+    for rel, text in project.render_rp2040(m, template_env(), make_path(where.rel)).items():
         dest = src / Path(rel).name
         if not dest.is_file() or dest.read_text() != text:  # unchanged files keep their times (ninja)
             dest.write_text(text)
@@ -99,11 +99,11 @@ def sizes(elf: Path) -> tuple[int, int]:
 
 def check_build(spec_path, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -> Path:
     """The RP2040 build's write guard, before anything is written or run: bdir/rp2040 has no link on the way
-    from the project and none inside leading out (codegen/output/safe_paths.py), and no path cmake, ninja
+    from the project and none inside leading out (codegen/spec/safe_paths.py), and no path cmake, ninja
     or ld are handed holds a character they cannot carry (codegen/spec/tool_paths.py); OutputError naming
     it otherwise. build_rp2040 calls it first (no caller can forget it); a command calls it before it
     writes anything else too, so a refused build writes nothing. Returns bdir/rp2040, absolute."""
-    from codegen.output.safe_paths import OutputError, check_folder
+    from codegen.spec.safe_paths import OutputError, check_folder
     from codegen.spec.tool_paths import RP2040_TOOLS, refusal
 
     root = project_root(spec_path)
@@ -122,7 +122,7 @@ def check_build(spec_path, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -
 
 def build_rp2040(spec_path, m, outdir: Path, bdir: Path, pico: Pico = RP2040_PICO) -> Rp2040Build:
     """Both images of m's generated output in outdir (already emitted), built in bdir/<board>/."""
-    from codegen.output.safe_paths import prepare_folder, remove_tree
+    from codegen.spec.safe_paths import prepare_folder, remove_tree
 
     check_build(spec_path, outdir, bdir, pico)
     tools = build_tools()

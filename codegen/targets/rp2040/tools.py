@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.output.runtime_files import TOOL_ROOT
+from codegen.spec.runtime_files import TOOL_ROOT
 from codegen.targets.host.make_run import BuildError
 from pysim.bounded_read import UnreadableFile, read_text_bounded
 

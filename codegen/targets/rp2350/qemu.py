@@ -46,8 +46,8 @@ def tools() -> tuple[str, str]:
 
 def parity_image(spec_path, m, out: Path, bdir: Path) -> Path:
     """Its record's `image`: the program, built in bdir/rp2350/m33/ from the generated firmware in out."""
-    from codegen.output import runtime_files
-    from codegen.output.safe_paths import prepare_folder
+    from codegen.spec import runtime_files
+    from codegen.spec.safe_paths import prepare_folder
     from codegen.spec.project import project_root
     from codegen.targets.rp2040.project import vga_view
     from codegen.targets.rp2350.build import check_build

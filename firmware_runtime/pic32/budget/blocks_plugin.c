@@ -1,11 +1,11 @@
 /* blocks_plugin.c - a qemu TCG plugin for `boidsgen budget --frames`
- * (codegen/targets/pic32/budget/runs.py): how often each translation block
+ * (codegen/drivers/pic32/budget/runs.py): how often each translation block
  * ran, and how often it left by a taken branch, per segment between
  * executions of the marker block, for a whole run in one qemu process.
  *
  *   qemu-mipsel -plugin ./blocks_plugin.so,mark=0x400abc,counts=C,blocks=B IMAGE
  *
- * It is what codegen/targets/pic32/budget/m4k_trace.py reads out of a
+ * It is what codegen/drivers/pic32/budget/m4k_trace.py reads out of a
  * `-d in_asm,exec,nochain` log, without the log: a frame of 500 boids runs
  * ~100,000 blocks, so thousands of frames would log gigabytes.
  *

@@ -1,5 +1,5 @@
 /* budget_cmd_m4k.c - the serial thread's commands on the M4K, for the
- * frame's reserve (codegen/targets/pic32/budget/commands.py): the whole
+ * frame's reserve (codegen/drivers/pic32/budget/commands.py): the whole
  * board firmware (the generated app, the command table, the runtime) with
  * budget_platform.c in place of the PIC32 layer, in a freestanding image
  * for qemu-mipsel. It resets the flock to BUDGET_CMD_BOIDS boids, turns

@@ -1,4 +1,4 @@
-/* budget_host.c - the host half of `boidsgen budget` (codegen/targets/pic32/budget/measure.py):
+/* budget_host.c - the host half of `boidsgen budget` (codegen/drivers/pic32/budget/measure.py):
  *
  *   budget_host N WARMUP SEED STATE_FILE [RUN_FRAMES SPI_FILE]
  *

@@ -1,4 +1,4 @@
-/* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/targets/pic32/budget/measure.py):
+/* budget_m4k.c - the m4k half of `boidsgen budget` (codegen/drivers/pic32/budget/measure.py):
  * a freestanding image for qemu-mipsel that loads the warmed-up state
  * (linked in by .incbin) and runs exactly one boids_step between two calls
  * of budget_mark, whose executions bracket the instructions counted; then
@@ -10,7 +10,7 @@
  * With -DBUDGET_RUN_FRAMES=F (and BUDGET_DRAW) the image runs instead a
  * whole run of F frames from the state given, as the firmware's animation
  * does them, each frame four segments: the erase, boids_step, the drawing,
- * the lockstep's digest (codegen/targets/pic32/budget/runs.py counts them
+ * the lockstep's digest (codegen/drivers/pic32/budget/runs.py counts them
  * with blocks_plugin.c, all frames in one qemu run); then, once, the
  * status line at its widest (stats_line.h), for the frame's reserve.
  * Exit status: 0 when the frame (the run's last) equals the host's, 1 when

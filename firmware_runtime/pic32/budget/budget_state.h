@@ -1,4 +1,4 @@
-/* budget_state.h - the state file codegen/targets/pic32/budget/measure.py passes from the host
+/* budget_state.h - the state file codegen/drivers/pic32/budget/measure.py passes from the host
  * warm-up (budget_host.c) to the one-frame m4k image (budget_m4k.c): a
  * header, then flock_t, rng_t and boids_params_t as raw bytes. These hold
  * only 32-bit fields, so x86-64 and mipsel (both little-endian) lay them out

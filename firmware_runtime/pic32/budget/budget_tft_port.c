@@ -7,7 +7,7 @@
  * status reads say "idle, transmit FIFO empty and not full, receive FIFO empty",
  * so every wait loop runs its test once. On the board those loops spin
  * while the bytes shift out: the profile's SPI timeline
- * (codegen/targets/pic32/budget/spi_timeline.py) finds this file's stores to SPI_BUF and its
+ * (codegen/drivers/pic32/budget/spi_timeline.py) finds this file's stores to SPI_BUF and its
  * status loads by their source lines and adds those waits. Each register
  * access is one load or store here as on the PIC32 (where it crosses the
  * peripheral bus). Not counted therefore: the board's idle waits also read

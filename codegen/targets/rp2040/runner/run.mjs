@@ -31,7 +31,7 @@
 // the last line the cycles spent with PC in [START, END) under NAME (where
 // the time goes: the 64-bit multiply, the divider's wrappers). --pc-hist
 // writes the cycles spent at each PC, a line "ADDRESS(hex) CYCLES" each
-// (a profile: codegen/targets/rp2040/profile.py folds it); --hist-frames
+// (a profile: codegen/drivers/rp2040/profile.py folds it); --hist-frames
 // counts only frames A to B-1 in it (frame k: from the k-th BKPT #1, from 0).
 import { readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

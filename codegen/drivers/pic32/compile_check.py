@@ -4,7 +4,7 @@ mipsel-linux-gnu-gcc -march=m4k through the generated Makefile's `m4k-check`
 target, and report flash and RAM use against the PIC32MX250F128B's
 128 KB / 32 KB.
 
-    python3 -m codegen.targets.pic32.compile_check [SPEC ...]
+    python3 -m codegen.drivers.pic32.compile_check [SPEC ...]
 """
 from __future__ import annotations
 

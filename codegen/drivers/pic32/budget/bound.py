@@ -1,7 +1,7 @@
 """A lower bound on one frame of the default flock on the M4K: the work its
 rules cannot avoid, each operation at the cheapest way this core can do it,
 counted by instruction class (m4k_cycles.CLASSES) and priced by the same
-cycle model (codegen/targets/pic32/budget/m4k_cycles.py). The classes let
+cycle model (codegen/drivers/pic32/budget/m4k_cycles.py). The classes let
 a test hold the bound against the code: for every class the bound counts no
 more than the generated code executes (tests/test_budget_profile.py), so no
 optimisation of ours can beat it without the bound being wrong.

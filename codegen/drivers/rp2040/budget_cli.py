@@ -4,13 +4,13 @@ from __future__ import annotations
 
 
 def budget_cli(a, err, failed) -> int:
-    from codegen.targets.rp2040.budget import measure, table
+    from codegen.drivers.rp2040.budget import measure, table
     from codegen.targets.rp2040.ram import ram_table
 
     seeds = list(dict.fromkeys(a.seeds or [1, 2, 3]))
     grids = {"spec": [False], "grid": [True], "both": [False, True]}[a.variant]
-    if a.profile:  # where the cycles go: codegen/targets/rp2040/profile.py
-        from codegen.targets.rp2040.profile import profile_lines, run_profile
+    if a.profile:  # where the cycles go: codegen/drivers/rp2040/profile.py
+        from codegen.drivers.rp2040.profile import profile_lines, run_profile
 
         for grid in grids:
             for n in a.boids or ([1000] if grid else [400]):

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.targets.pic32.budget.block_counts import run_counted
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.measure import BUDGET_DIR, MIPS_CC, RUNTIME_DIR, BudgetError, _run, m4k_cflags, m4k_libgcc
+from codegen.drivers.pic32.budget.block_counts import run_counted
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel
+from codegen.drivers.pic32.budget.measure import BUDGET_DIR, MIPS_CC, RUNTIME_DIR, BudgetError, _run, m4k_cflags, m4k_libgcc
 
 ONCE_LINES = ("watch on", "list", "help", "dump")
 
@@ -53,7 +53,7 @@ def _c_string(s: str) -> str:
 
 def build_command_image(fw: Path, lines: list[str], n: int, out: Path) -> Path:
     header = out.parent / "budget_cmd_lines.h"
-    header.write_text("/* the command lines budget_cmd_m4k.c feeds (codegen/targets/pic32/budget/commands.py) */\n"
+    header.write_text("/* the command lines budget_cmd_m4k.c feeds (codegen/drivers/pic32/budget/commands.py) */\n"
                       f"#define BUDGET_CMD_BOIDS {n}\n"
                       "static const char *const budget_cmd_lines[] = {\n"
                       + "".join(f"    {_c_string(s)},\n" for s in lines) + "};\n")

@@ -1,7 +1,7 @@
 """How long drawing a frame takes on the board: the CPU's cycles (the
-cycle model, codegen/targets/pic32/budget/m4k_cycles.py) and the SPI's byte times on one
+cycle model, codegen/drivers/pic32/budget/m4k_cycles.py) and the SPI's byte times on one
 timeline, from the drawing's blocks in the order qemu ran them
-(codegen/targets/pic32/budget/m4k_trace.py, `ordered`).
+(codegen/drivers/pic32/budget/m4k_trace.py, `ordered`).
 
 The budget's stub SPI port (firmware_runtime/pic32/budget/budget_tft_port.c)
 always reads "idle", so every wait loop runs its test once. Here each of
@@ -30,7 +30,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel, block_costs
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel, block_costs
 
 # One turn of a wait loop (platform_pic32.c's spi_wait_idle): the status
 # load, its mask test and branch with its delay slot, the receive test and

@@ -1,9 +1,9 @@
 """`boidsgen budget --profile`: where one frame's instructions and cycles go.
 
-For each flock size and variant (as `boidsgen budget`: codegen/targets/pic32/budget/measure.py),
+For each flock size and variant (as `boidsgen budget`: codegen/drivers/pic32/budget/measure.py),
 the -O1 m4k image is built with -g and a third segment that draws the frame
 onto a stub SPI port (firmware_runtime/pic32/budget/budget_tft_port.c), and run
-once under qemu-mipsel -d in_asm,exec,nochain (codegen/targets/pic32/budget/m4k_trace.py). Every
+once under qemu-mipsel -d in_asm,exec,nochain (codegen/drivers/pic32/budget/m4k_trace.py). Every
 executed instruction of the frame is then given to one part:
 
 - by function (`mipsel-linux-gnu-nm -n`): libgcc's 64-bit divisions
@@ -13,11 +13,11 @@ executed instruction of the frame is then given to one part:
   -i`: the line table of -g, which does not change the code): code inlined
   from fixed.h's square root is "square roots", from fx_div/fx_acc_mean/
   fx_idiv (and any div instruction) "divisions"; every other line belongs to
-  the part its place in the generated boids_step says (codegen/targets/pic32/budget/profile_lines.py).
+  the part its place in the generated boids_step says (codegen/drivers/pic32/budget/profile_lines.py).
 
-Cycles come from the M4K cycle model (codegen/targets/pic32/budget/m4k_cycles.py); the pair
-counts from the warmed-up state (codegen/targets/pic32/budget/pair_counts.py); the lower bound
-from codegen/targets/pic32/budget/bound.py. The parts always add up to the frame: the
+Cycles come from the M4K cycle model (codegen/drivers/pic32/budget/m4k_cycles.py); the pair
+counts from the warmed-up state (codegen/drivers/pic32/budget/pair_counts.py); the lower bound
+from codegen/drivers/pic32/budget/bound.py. The parts always add up to the frame: the
 test checks it against count_segments.
 """
 from __future__ import annotations
@@ -31,14 +31,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.targets.pic32.budget import profile_lines as PL
-from codegen.targets.pic32.budget.measure import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, host_value, missing_tools,
+from codegen.drivers.pic32.budget import profile_lines as PL
+from codegen.drivers.pic32.budget.measure import (F_CPU, QEMU, RUNTIME_DIR, BudgetError, _run, build_host_driver, build_m4k_driver, host_value, missing_tools,
                      render_variant, spec_variant, variants_for)
-from codegen.targets.pic32.budget.bound import Bound, lower_bound
-from codegen.targets.pic32.budget.m4k_cycles import LOADS, STORES, CycleModel, block_costs, branch_index, segment_mix
-from codegen.targets.pic32.budget.m4k_trace import read_trace
-from codegen.targets.pic32.budget.spi_timeline import DrawTime, draw_time
-from codegen.targets.pic32.budget.pair_counts import PairCounts, pair_counts
+from codegen.drivers.pic32.budget.bound import Bound, lower_bound
+from codegen.drivers.pic32.budget.m4k_cycles import LOADS, STORES, CycleModel, block_costs, branch_index, segment_mix
+from codegen.drivers.pic32.budget.m4k_trace import read_trace
+from codegen.drivers.pic32.budget.spi_timeline import DrawTime, draw_time
+from codegen.drivers.pic32.budget.pair_counts import PairCounts, pair_counts
 
 PORT_C = RUNTIME_DIR / "pic32" / "budget" / "budget_tft_port.c"
 DIV_FUNCS = {"__divdi3", "__udivdi3", "__moddi3", "__umoddi3", "__udivmoddi4", "__divmoddi4"}
@@ -312,13 +312,13 @@ class Profile:
         return sorted((fp.n, self.frame_ms(fp, how)) for fp in self.frames if fp.variant == variant)
 
     def fits(self, variant: str, how: str, period: float | None = None) -> str:
-        from codegen.targets.pic32.budget.cost import largest_n
+        from codegen.drivers.pic32.budget.cost import largest_n
         return largest_n(self.points(variant, how), 1000 / self.fps if period is None else period)
 
     def cost_table(self, path, variant: str | None = None):
         """Write the cycle model's frame times of `variant` (default: the
-        first profiled) for boids_host --m4k-cost (codegen/targets/pic32/budget/cost.py)."""
-        from codegen.targets.pic32.budget.cost import write_cost_table
+        first profiled) for boids_host --m4k-cost (codegen/drivers/pic32/budget/cost.py)."""
+        from codegen.drivers.pic32.budget.cost import write_cost_table
         variant = variant or self.frames[0].variant
         how = (f"(update + drawing CPU + waits for the SPI) cycles of the M4K cycle model and the SPI "
                f"timeline / {F_CPU / 1e6:g} MHz (-O1)")
@@ -326,7 +326,7 @@ class Profile:
                                 self.points(variant, "model"), self.fps)
 
     def report(self) -> str:
-        from codegen.targets.pic32.budget.report import report
+        from codegen.drivers.pic32.budget.report import report
         return report(self)
 
 
@@ -340,7 +340,7 @@ def run_profile(spec_path: str, boids: list[int], warmup: int = 300, seed: int |
     model = model or CycleModel()
     spec = checked_model(spec_path).spec
     seed = spec.seed if seed is None else seed
-    from codegen.targets.pic32.budget.cost import VariantBuild
+    from codegen.drivers.pic32.budget.cost import VariantBuild
 
     cap = max(max(boids), 1)
     frames, builds = [], {}

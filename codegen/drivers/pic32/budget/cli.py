@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def budget_cli(a, err, failed) -> int:
-    from codegen.targets.pic32.budget.measure import BudgetError, run_budget
+    from codegen.drivers.pic32.budget.measure import BudgetError, run_budget
 
     boids = a.boids or [100, 200, 500]  # each fits the part (RAM: BENCHMARKS.md)
     if a.cost_table:  # refused before measuring anything
@@ -19,11 +19,11 @@ def budget_cli(a, err, failed) -> int:
             err(f"--cost-table {a.cost_table}: " + ("a folder" if where.is_dir() else "no such folder"))
             return 2
     if not (a.profile or a.cost_table or a.warmup is not None):  # every frame of whole runs: runs.py
-        from codegen.targets.pic32.budget.runs_cli import runs_cli
+        from codegen.drivers.pic32.budget.runs_cli import runs_cli
         return runs_cli(a, boids, failed)
     a.warmup = 300 if a.warmup is None else a.warmup
-    if a.profile:  # where the frame's instructions and cycles go: codegen/targets/pic32/budget/profile.py
-        from codegen.targets.pic32.budget.profile import profile_cli
+    if a.profile:  # where the frame's instructions and cycles go: codegen/drivers/pic32/budget/profile.py
+        from codegen.drivers.pic32.budget.profile import profile_cli
         return profile_cli(a, boids, failed)
     try:
         b = run_budget(a.spec, boids, warmup=a.warmup, seed=a.seed, cpi=a.cpi, which=a.variant, optimize=a.optimize or "both",

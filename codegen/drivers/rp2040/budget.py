@@ -90,7 +90,7 @@ def build_for(spec_path, boids: list[int], grid: bool):
     """(model, the RP2040 build, the generated folder) of the spec with capacity max(boids) (a variant in
     build/<name>/variants/); grid: the grid variant (synchronous order + performance.grid), as the PIC32 budget's."""
     from codegen.output.pipeline import checked_model, emit
-    from codegen.targets.pic32.budget.measure import render_variant  # the what-if variant, not gated
+    from codegen.drivers.pic32.budget.measure import render_variant  # the what-if variant, not gated
     from codegen.model.gen_model import build_model
     from codegen.model.spec_load import load_spec
     from codegen.spec.project import build_dir, output_dir

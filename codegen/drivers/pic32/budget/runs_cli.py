@@ -7,11 +7,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.measure import BudgetError, render_variant
-from codegen.targets.pic32.budget.reserve import isr_cycles, reserve
-from codegen.targets.pic32.budget.runs import measure_runs
-from codegen.targets.pic32.budget.runs_report import report
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel
+from codegen.drivers.pic32.budget.measure import BudgetError, render_variant
+from codegen.drivers.pic32.budget.reserve import isr_cycles, reserve
+from codegen.drivers.pic32.budget.runs import measure_runs
+from codegen.drivers.pic32.budget.runs_report import report
 
 
 def runs_cli(a, boids: list[int], err) -> int:

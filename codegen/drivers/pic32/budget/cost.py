@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.output.render import RUNTIME_DIR
+from codegen.spec.runtime_files import TOOL_RUNTIME as RUNTIME_DIR
 
 ASPAWN_H = RUNTIME_DIR / "core" / "adaptive_spawn.h"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from codegen.output.safe_paths import OutputError
+from codegen.spec.safe_paths import OutputError
 from pysim.file_lock import file_lock
 
 LOCK_NAME = ".boidsgen.lock"

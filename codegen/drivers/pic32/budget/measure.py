@@ -23,8 +23,8 @@ target's passes, codegen/targets/pic32/pass_list.py), side by side:
 3. cycles = instructions x CPI (assumed, --cpi, default 1.5: the M4K is a
    single-issue 5-stage pipeline at CPI ~1, plus flash wait states at
    40 MHz, MDU stalls on 32x32 multiplies and load-use stalls);
-   `budget --profile` (codegen/targets/pic32/budget/profile.py) replaces the flat CPI by
-   a cycle model of the M4K (codegen/targets/pic32/budget/m4k_cycles.py) and reports both;
+   `budget --profile` (codegen/drivers/pic32/budget/profile.py) replaces the flat CPI by
+   a cycle model of the M4K (codegen/drivers/pic32/budget/m4k_cycles.py) and reports both;
    SPI time = bytes x 8 / spi_hz (drawing blocks on the SPI in the lab's
    driver, so it adds to the frame); frame = cycles / f_cpu + SPI time.
 4. RAM per boid: the whole board image (m4k-check) linked at two capacities.
@@ -40,7 +40,7 @@ from pathlib import Path
 
 from codegen.boards.registry import PIC32
 from codegen.spec.variants import spec_variant  # noqa: F401  (re-exported for bench/ and tests)
-from codegen.output.render import RUNTIME_DIR
+from codegen.spec.runtime_files import TOOL_RUNTIME as RUNTIME_DIR
 
 from codegen.boards.pic32.clock import SYSCLK_HZ  # noqa: E402
 
@@ -127,7 +127,7 @@ def build_m4k_driver(fw: Path, state: Path, opt: str, out: Path, draw: bool = Fa
     """The one-frame image for qemu-mipsel: -march=m4k, freestanding. With
     draw (budget --profile): -g for the line table (the code is the same)
     and a third segment, the frame's drawing onto a stub SPI port; defines:
-    -D flags (BUDGET_RUN_FRAMES=F: a whole run, codegen/targets/pic32/budget/runs.py)."""
+    -D flags (BUDGET_RUN_FRAMES=F: a whole run, codegen/drivers/pic32/budget/runs.py)."""
     cflags = m4k_cflags(opt, fw, RUNTIME_DIR / "core") + [f"-D{d}" for d in defines]
     extra = []
     if draw:
@@ -224,7 +224,7 @@ def ram_per_boid(spec, spec_path: str, workdir: Path) -> tuple[float, int, int]:
     firmware + PIC32 layer + 1 KB stack), from two capacities; the ring
     (codegen/passes/pairs_once.py) grows with the capacity only up to its
     cap, so it is taken out of both."""
-    from codegen.targets.host.build import make
+    from codegen.drivers.host_build import make
 
     sizes, entry = [], 0
     for cap in (64, 128):
@@ -295,13 +295,13 @@ class Budget:
     def fits(self, variant: str, opt: str, period: float | None = None) -> str:
         """Largest N that fits the frame period (or `period` ms): the measured
         N, or between two measured N by linear interpolation of the frame time."""
-        from codegen.targets.pic32.budget.cost import largest_n
+        from codegen.drivers.pic32.budget.cost import largest_n
         return largest_n(self.points(variant, opt), 1000 / self.fps if period is None else period)
 
     def cost_table(self, path, variant: str | None = None, opt: str = "-O1"):
         """Write the cost table of `variant` (default: the first measured)
-        for boids_host --m4k-cost (codegen/targets/pic32/budget/cost.py)."""
-        from codegen.targets.pic32.budget.cost import write_cost_table
+        for boids_host --m4k-cost (codegen/drivers/pic32/budget/cost.py)."""
+        from codegen.drivers.pic32.budget.cost import write_cost_table
         variant = variant or self.rows[0].variant
         how = f"update instructions x CPI {self.cpi} / {self.f_cpu / 1e6:g} MHz ({opt}) + SPI bytes x 8 / SPI clock"
         return write_cost_table(path, self.spec_name, variant, self.builds[variant], how,
@@ -336,7 +336,7 @@ class Budget:
                 out.append(f"watch on (lockstep digest, CRC-32 of the state) at {r.n} boids: {d:,} instructions "
                            f"a frame at -O1, {d * self.cpi / self.f_cpu * 1000:.2f} ms "
                            f"({d / max(r.insns['-O1'], 1) * 100:.1f} % of the update)")
-        from codegen.targets.pic32.budget.cost import holds_line
+        from codegen.drivers.pic32.budget.cost import holds_line
         for v in dict.fromkeys(r.variant for r in self.rows):
             per, fixed, entry = self.ram[v]
             out.append(f"{v}: largest N at {self.fps} fps: {self.fits(v, '-O1')} at -O1, {self.fits(v, '-O2')} at -O2; "
@@ -372,7 +372,7 @@ def run_budget(spec_path: str, boids: list[int], warmup: int = 300, seed: int | 
                           f"apt-get install gcc gcc-mipsel-linux-gnu qemu-user)")
     spec = checked_model(spec_path).spec  # the spec as written passes the gate; its what-if sizes need not
     seed = spec.seed if seed is None else seed
-    from codegen.targets.pic32.budget.cost import VariantBuild
+    from codegen.drivers.pic32.budget.cost import VariantBuild
 
     cap = max(max(boids), 1)
     rows, ram, once, builds = [], {}, {}, {}

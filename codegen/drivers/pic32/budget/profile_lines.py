@@ -1,5 +1,5 @@
 """Which part of a frame each line of a generated boids_flock.c belongs to,
-for `boidsgen budget --profile` (codegen/targets/pic32/budget/profile.py): read from the
+for `boidsgen budget --profile` (codegen/drivers/pic32/budget/profile.py): read from the
 structure of the generated boids_step (codegen/targets/c/emit.py prints it):
 the boid loop, the pair loop inside it with its box test, each rule's code
 under its `/* rule */` comment, the grid's sort, band walk and windows.

@@ -3,7 +3,7 @@
 the marker block, how often each translation block ran and how often it
 left by a taken branch; this module builds the plugin, runs an image under
 it, and prices every segment under the M4K cycle model
-(codegen/targets/pic32/budget/m4k_cycles.py) and each flash model.
+(codegen/drivers/pic32/budget/m4k_cycles.py) and each flash model.
 
 The counts are the ones m4k_trace.py reads out of a `-d in_asm,exec,nochain`
 log, block for block (tests/test_budget_runs.py holds the two equal on one
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel, block_costs
-from codegen.targets.pic32.budget.m4k_trace import parse_insn
-from codegen.targets.pic32.budget.measure import BUDGET_DIR, QEMU, BudgetError, _run, symbol_address
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel, block_costs
+from codegen.drivers.pic32.budget.m4k_trace import parse_insn
+from codegen.drivers.pic32.budget.measure import BUDGET_DIR, QEMU, BudgetError, _run, symbol_address
 
 PLUGIN_C = BUDGET_DIR / "blocks_plugin.c"
 RUN_TIMEOUT = 3600  # seconds for one qemu run (10,000 frames of 500 boids: a few minutes)

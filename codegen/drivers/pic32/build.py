@@ -11,7 +11,7 @@ def report(spec_path, m, out: Path, bdir: Path, run_demo: bool = True) -> None:
     """`boidsgen build`'s PIC32 part (its record's `build`): the compile check with mipsel gcc, the image
     with xc32-gcc, each where its compiler is (no demo run: the host build's is the PIC32 firmware's)."""
     if shutil.which("mipsel-linux-gnu-gcc"):
-        from codegen.targets.pic32.compile_check import Pic32CheckError, check_image
+        from codegen.drivers.pic32.compile_check import Pic32CheckError, check_image
 
         try:
             r = check_image(spec_path)

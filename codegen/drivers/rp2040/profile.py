@@ -111,7 +111,7 @@ def fold(elf: Path, hist: dict[int, int], cycles: int, flock_c: Path) -> Profile
 
 def run_profile(spec_path, n: int, frames: int, seed: int, grid: bool, skip: int = 0) -> tuple[object, Profile]:
     """The profile of `frames` frames after the first `skip` (the densest frames come late in a run)."""
-    from codegen.targets.rp2040.budget import build_for
+    from codegen.drivers.rp2040.budget import build_for
     from codegen.targets.rp2040.emulator import run_image
 
     m, b, out = build_for(spec_path, [n], grid)

@@ -1,4 +1,4 @@
-"""The text of `boidsgen budget` over whole runs (codegen/targets/pic32/budget/runs.py):
+"""The text of `boidsgen budget` over whole runs (codegen/drivers/pic32/budget/runs.py):
 the reserve, then per variant and N the median, 99th percentile and worst
 frame over every frame of every seed, the frames that do not fit the period
 less the reserve, and one `worst frame:` line per row with the worst frame
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, HEADLINE
-from codegen.targets.pic32.budget.measure import F_CPU
-from codegen.targets.pic32.budget.runs import RowRuns, frame_ms
+from codegen.drivers.pic32.budget.block_counts import FLASH_MODELS, HEADLINE
+from codegen.drivers.pic32.budget.measure import F_CPU
+from codegen.drivers.pic32.budget.runs import RowRuns, frame_ms
 
 
 def worst(row: RowRuns, flash: str, spi_hz: int) -> tuple:
@@ -28,7 +28,7 @@ def spawn_line(reserves: dict, period: float) -> str:
     clock, the interrupts and the digest that land in it included, and keeps
     it within ASPAWN_BUDGET_PM of the period: the rest must hold the
     reserve's parts outside that frame, the status line and a command."""
-    from codegen.targets.pic32.budget.cost import aspawn_budget_pm
+    from codegen.drivers.pic32.budget.cost import aspawn_budget_pm
 
     pm = aspawn_budget_pm()
     rest = period * (1000 - pm) / 1000

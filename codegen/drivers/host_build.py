@@ -21,7 +21,7 @@ def build_host(spec_path, m, outdir: Path, build: Path, *, gated: bool = False) 
     write; only changed files) and compile the host firmware."""
     from codegen.output.pipeline import emit
     from codegen.spec.project import project_root
-    from codegen.output.safe_paths import check_folder, prepare_folder
+    from codegen.spec.safe_paths import check_folder, prepare_folder
 
     root = project_root(spec_path)
     check_folder(build, root)  # refused before anything is written

@@ -1,7 +1,7 @@
 """The frame's reserve: what a frame period must hold besides the flock's
 erase, update and draw, on the PIC32 at 40 MHz, each part measured on the
 M4K code and priced by the same cycle model as the frame
-(codegen/targets/pic32/budget/m4k_cycles.py, flash model `taken`).
+(codegen/drivers/pic32/budget/m4k_cycles.py, flash model `taken`).
 
 - the 1 kHz tick: pic32_timer2_isr, ceil(1000 / fps) times a frame;
 - the UART: pic32_uart2_isr once a byte each way at the spec's line rate
@@ -28,9 +28,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel, block_costs, classify
-from codegen.targets.pic32.budget.m4k_trace import Insn
-from codegen.targets.pic32.budget.measure import F_CPU, MIPS_CC, RUNTIME_DIR, _run, m4k_cflags
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel, block_costs, classify
+from codegen.drivers.pic32.budget.m4k_trace import Insn
+from codegen.drivers.pic32.budget.measure import F_CPU, MIPS_CC, RUNTIME_DIR, _run, m4k_cflags
 
 ISRS = ("pic32_timer2_isr", "pic32_uart2_isr")
 _OBJDUMP_INSN = re.compile(r"^\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+(\S+)\s*(.*)$")

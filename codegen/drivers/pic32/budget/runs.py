@@ -7,7 +7,7 @@ frames as the firmware's animation does them (erase, boids_step, draw),
 counting each frame's SPI bytes (host_ili9340.c); the same F frames run in
 one freestanding M4K image under qemu-mipsel (budget_m4k.c with
 BUDGET_RUN_FRAMES), counted block by block by a qemu plugin
-(codegen/targets/pic32/budget/block_counts.py), which must end on the
+(codegen/drivers/pic32/budget/block_counts.py), which must end on the
 host's state. A frame is
 
     (erase + update + draw cycles) / 40 MHz + SPI bytes x 8 / SPI clock
@@ -17,7 +17,7 @@ charged in full, as if the CPU waited for every byte (an upper bound of
 the one-frame SPI timeline of `--profile`, which overlaps the two). The
 lockstep's digest (`watch on`) is counted apart, and the serial thread's
 commands in an image of their own (commands.py), for the reserve
-(codegen/targets/pic32/budget/reserve.py).
+(codegen/drivers/pic32/budget/reserve.py).
 
 Each row is built at capacity max(N, the spec's): a row's figures are the
 ones a board with that capacity would show (the ring and the tables follow
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.targets.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
-from codegen.targets.pic32.budget.commands import command_costs
-from codegen.targets.pic32.budget.m4k_cycles import CycleModel
-from codegen.targets.pic32.budget.measure import (F_CPU, BudgetError, _run, build_host_driver, build_m4k_driver, host_value,
+from codegen.drivers.pic32.budget.block_counts import FLASH_MODELS, build_plugin, run_counted
+from codegen.drivers.pic32.budget.commands import command_costs
+from codegen.drivers.pic32.budget.m4k_cycles import CycleModel
+from codegen.drivers.pic32.budget.measure import (F_CPU, BudgetError, _run, build_host_driver, build_m4k_driver, host_value,
                                                   missing_tools, render_variant, spec_variant, variants_for)
 
 SEGMENTS = ("erase", "update", "draw", "digest")  # budget_m4k.c's segments of a frame, in order (then one: the status line)
@@ -77,8 +77,8 @@ def pick(row: RowRuns, which: str) -> tuple:
 def bound_at(fw: Path, host: Path, work: Path, n: int, seed: int, k: int, spi_hz: int, model: CycleModel):
     """The lower bound (bound.py) of frame k of a seed's run: its pairs in
     range and pixels, from the host's state before it."""
-    from codegen.targets.pic32.budget.bound import lower_bound
-    from codegen.targets.pic32.budget.pair_counts import pair_counts
+    from codegen.drivers.pic32.budget.bound import lower_bound
+    from codegen.drivers.pic32.budget.pair_counts import pair_counts
 
     state = work / f"bound_{n}_{seed}_{k}.bin"
     res = _run([host, str(n), str(k - 1), str(seed), state])

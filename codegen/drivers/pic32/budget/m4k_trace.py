@@ -15,7 +15,7 @@ and with nochain every execution of a block is logged (`Trace 0: 0x...
 its Trace lines. A block ends after a branch and its delay slot, or before
 qemu's size limit; when the next block executed does not start right after
 the last instruction of the one before, that branch was taken (what the
-cycle model charges a flash fetch for: codegen/targets/pic32/budget/m4k_cycles.py).
+cycle model charges a flash fetch for: codegen/drivers/pic32/budget/m4k_cycles.py).
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def read_trace(log: Path, mark: int, n: int, callee: Callable[[int], bool] = lam
                ordered: tuple = ()) -> Trace:
     """The first n segments between executions of the block at `mark`; the
     segments numbered in `ordered` (0 first) also keep their blocks' order
-    (the SPI timeline of the drawing: codegen/targets/pic32/budget/spi_timeline.py)."""
+    (the SPI timeline of the drawing: codegen/drivers/pic32/budget/spi_timeline.py)."""
     blocks: dict[int, list] = {}
     segs = [Segment(order=[] if k in ordered else None) for k in range(n)]
     cur: list | None = None

@@ -1,13 +1,13 @@
-"""The text of `boidsgen budget --profile` (codegen/targets/pic32/budget/profile.py): per
+"""The text of `boidsgen budget --profile` (codegen/drivers/pic32/budget/profile.py): per
 flock size and variant, the frame's parts with instructions, model cycles
 and a per-unit figure; the divisions by the rule that asked for them; the
 drawing; the instruction mix; the lower bound and the ratio to it; then
 the summary and the largest flock at the frame rate three ways."""
 from __future__ import annotations
 
-from codegen.targets.pic32.budget import profile_lines as PL
-from codegen.targets.pic32.budget.measure import F_CPU
-from codegen.targets.pic32.budget.cost import holds_line
+from codegen.drivers.pic32.budget import profile_lines as PL
+from codegen.drivers.pic32.budget.measure import F_CPU
+from codegen.drivers.pic32.budget.cost import holds_line
 
 
 def _order(name: str) -> tuple:
@@ -89,7 +89,7 @@ def report(prof) -> str:
     out = [f"budget --profile: spec '{prof.spec_name}' on a PIC32MX250 at {F_CPU / 1e6:.0f} MHz, {prof.fps} fps "
            f"({period:.2f} ms); -O1; flock after {prof.warmup} warm-up frames, seed {prof.seed}; SPI "
            f"{prof.spi_hz / 1e6:g} MHz",
-           f"cycle model (codegen/targets/pic32/budget/m4k_cycles.py, sources in BENCHMARKS.md): 1 a instruction, load-use +{m.load_use}, "
+           f"cycle model (codegen/drivers/pic32/budget/m4k_cycles.py, sources in BENCHMARKS.md): 1 a instruction, load-use +{m.load_use}, "
            f"32-bit mult/madd +{m.mult_extra}, mul +{m.mul_extra}, div +{m.div_extra}, taken branch "
            f"+{m.flash_ws} (flash wait state); CPI {prof.cpi} for comparison",
            ""]
@@ -108,7 +108,7 @@ def report(prof) -> str:
                    f"| {prof.frame_ms(fp, 'cpi'):.2f} | {fp.bound.frame_ms:.2f} | {gen / fp.bound.cycles:.2f}x |")
     out.append("")
     out.append("frame ms (model) = (update + drawing CPU + waits for the SPI) cycles / 40 MHz, the drawing's "
-               "CPU and SPI on one timeline (codegen/targets/pic32/budget/spi_timeline.py); frame ms (CPI) = update instructions x CPI "
+               "CPU and SPI on one timeline (codegen/drivers/pic32/budget/spi_timeline.py); frame ms (CPI) = update instructions x CPI "
                "/ 40 MHz + SPI time (as `boidsgen budget`: no overlap); bound ms = the lower bound's update cycles "
                "/ 40 MHz + the longer of its pixels' cycles and its SPI time")
     for v in dict.fromkeys(fp.variant for fp in prof.frames):

@@ -1,5 +1,5 @@
 """A cycle model of the PIC32MX250's M4K core at 40 MHz, from the executed
-instruction mix (codegen/targets/pic32/budget/m4k_trace.py), in place of a flat CPI.
+instruction mix (codegen/drivers/pic32/budget/m4k_trace.py), in place of a flat CPI.
 
 Each instruction costs one cycle (the M4K issues one instruction a cycle
 down a 5-stage pipeline), plus the stalls below. Every number is an
@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen.targets.pic32.budget.m4k_trace import Insn
+from codegen.drivers.pic32.budget.m4k_trace import Insn
 
 LOADS = {"lw", "lh", "lhu", "lb", "lbu", "lwl", "lwr", "ll"}
 STORES = {"sw", "sh", "sb", "swl", "swr", "sc"}
