@@ -50,8 +50,8 @@ def build(cli) -> argparse.ArgumentParser:
                        "their passes, what builds, compares and measures them")
     p.set_defaults(func=cli.cmd_targets)
 
-    p = sub.add_parser("build", help="generate, then compile the host firmware and the spec's board(s): PIC32 "
-                       "(checked with mipsel gcc; the image with xc32-gcc), RP2040 (pico-sdk: ELF and UF2)")
+    p = sub.add_parser("build", help="generate, then compile the host firmware and the spec's board(s) ("
+                       + ", ".join(registry.boards()) + "; `boidsgen targets` says what builds each)")
     spec_arg(p)
     target_arg(p)
     p.set_defaults(func=cli.cmd_build)
@@ -85,8 +85,8 @@ def build(cli) -> argparse.ArgumentParser:
                    help="warn when a constant's quantization error exceeds PCT percent (default 5)")
     p.set_defaults(func=cli.cmd_compare)
 
-    p = sub.add_parser("parity", help="run the host firmware (or the RP2040's in rp2040js) and the simulator; "
-                       "compare bit for bit")
+    p = sub.add_parser("parity", help="run a target's firmware (" + ", ".join(registry.with_part("trace"))
+                       + ": --target) and the simulator; compare bit for bit")
     spec_arg(p)
     run_args(p)
     p.add_argument("--order", choices=["sequential", "synchronous", "both"], default=None,
