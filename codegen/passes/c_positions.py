@@ -191,6 +191,7 @@ class CPositions(Pass):
     wrapping the 64-bit P is d + n * x exactly. A C-only lowering (two
     instructions a pair to one on the M4K; the form window_sums takes)."""
     name = "c_positions"
+    requires = ("widths",)
     stage = "c"
 
     def apply(self, low):

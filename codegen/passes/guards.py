@@ -131,6 +131,7 @@ class Guards(Pass):
     sums never wrap, so both copies compute the exact sum, the
     simulator's; a C-only pass (the simulator needs no copy)."""
     name = "guards"
+    requires = ("offsets", "roots", "widths")
     stage = "c"
 
     def apply(self, low):

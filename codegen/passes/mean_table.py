@@ -34,6 +34,7 @@ class MeanTable(Pass):
     MAX_ENTRIES - 1. Preserves: every bit: fx_acc32_mean_by is
     fx_acc32_mean for every count in the table (tests/test_widths.py)."""
     name = "mean_table"
+    requires = ("widths",)
     stage = "c"
 
     def apply(self, low):

@@ -83,14 +83,21 @@ class Lowered:
         return self.guarded if self.guard is not None else self.m
 
 
+class PassOrderError(ValueError):
+    """A pass list that breaks a pass's contract; str() is one line naming the pass and what it needs."""
+
+
 class Pass:
     """One named optimisation. A subclass's docstring says what it assumes
     and what it preserves; `stage` is "ir" or "c" (see the module's
-    docstring); `only_for` names the compiler whose scheduling alone it
-    exists for (None: any): a board whose record names another compiler
-    refuses it (codegen/targets/c/lowering.py)."""
+    docstring); `requires` names the passes whose results it reads, which
+    must have run before it (checked at run: PassOrderError); `only_for`
+    names the compiler whose scheduling alone it exists for (None: any): a
+    board whose record names another compiler refuses it
+    (codegen/targets/c/lowering.py)."""
     name = ""
     stage = "c"
+    requires: tuple[str, ...] = ()
     only_for: str | None = None
 
     def apply(self, low: Lowered) -> Lowered:
@@ -98,6 +105,10 @@ class Pass:
         return low
 
     def run(self, low: Lowered) -> Lowered:
+        missing = [r for r in self.requires if not low.ran(r)]
+        if missing:
+            raise PassOrderError(f"pass {self.name} reads what {', '.join(missing)} leaves, which did not run before "
+                                 f"it (ran: {', '.join(low.on) or 'none'})")
         out = self.apply(low)
         return replace(out, on=out.on + (self.name,))
 
@@ -106,9 +117,15 @@ class Pass:
 
 
 def run(m, passes) -> Lowered:
-    """The passes run in order over m (a GenModel)."""
+    """The passes run in order over m (a GenModel): every "ir" pass before any "c" pass (the
+    simulator's kernel reads the IR the last "ir" pass leaves), each after those it requires."""
     low = Lowered(source=m, m=m, written=m, rooted=m, shared=m)
+    c_ran = None
     for p in passes:
+        if p.stage == "ir" and c_ran:
+            raise PassOrderError(f"pass {p.name} rewrites the shared IR after the C pass {c_ran}: the simulator "
+                                 "would not read what the C prints")
+        c_ran = c_ran or (p.name if p.stage == "c" else None)
         low = p.run(low)
         if p.stage == "ir":
             low = replace(low, shared=low.m)

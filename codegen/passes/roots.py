@@ -22,6 +22,7 @@ class Roots(Pass):
     (Rooted.identical), else the limit holds where the written root would
     wrap."""
     name = "roots"
+    requires = ("offsets",)
     stage = "ir"
 
     def apply(self, low):
@@ -40,6 +41,7 @@ class RootsAsWritten(Pass):
     where the rewritten and the written rule are the same computation. A
     target without the roots optimisation (plain) runs it."""
     name = "roots_as_written"
+    requires = ("offsets", "roots", "widths")
     stage = "c"
 
     def apply(self, low):

@@ -197,6 +197,7 @@ class Widths(Pass):
     the bound holds (always, parameters in range) both are the exact sum.
     A shared pass: the simulator's kernel reads the narrowed IR too."""
     name = "widths"
+    requires = ("offsets",)
     stage = "ir"
 
     def apply(self, low):

@@ -115,6 +115,7 @@ class WindowSums(Pass):
     bit: 32-bit wrapping sums, terms added and taken back cancel modulo 2^32
     in any order; a 64-bit sum's window is 64-bit, exact integers."""
     name = "window_sums"
+    requires = ("pairs_once",)
     stage = "c"
 
     def apply(self, low):

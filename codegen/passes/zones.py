@@ -58,6 +58,7 @@ class ZoneApart(Pass):
     Preserves: every bit: such a pair's d2 cannot be below protected^2, so
     the skipped test would have been false."""
     name = "zone_apart"
+    requires = ("pairs_once",)
 
     def apply(self, low):
         return replace(low, zone_apart=apart_from(low.m))

@@ -51,6 +51,7 @@ class RingSched(Pass):
     Assumes: pairs_once. Preserves: every bit: the same loads, adds and
     stores per field, in the same order per field."""
     name = "ring_sched"
+    requires = ("pairs_once",)
     only_for = "GCC -O1 (M4K)"
 
     def apply(self, low):
