@@ -25,7 +25,14 @@ handed it, not a pass.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the stages below: types only, no import at run time
+    from codegen.analysis.ranges import Result
+    from codegen.analysis.roots_rewrite import Rooted
+    from codegen.model.gen_model import GenModel
 
 
 @dataclass(frozen=True)
@@ -54,25 +61,25 @@ class Lowered:
     shared     the model after the last "ir" pass: what the simulator's kernel
                prints (the shared passes' result, whatever the C's list adds)
     """
-    source: object
-    m: object
-    written: object = None
-    rooted: object = None
-    res: object = None
-    found: tuple = ()
-    guard: object = None
-    guarded: object = None
+    source: GenModel
+    m: GenModel
+    written: GenModel | None = None
+    rooted: GenModel | None = None
+    res: Result | None = None
+    found: tuple[Rooted, ...] = ()
+    guard: object = None                  # guards.Guard (the pass modules import this one, not back)
+    guarded: GenModel | None = None
     once: bool = False
     refusal: str | None = None
-    ring: object = None
+    ring: object = None                   # pairs_once.RingPlan
     zones_hilo: bool = False
     zone_apart: bool = False
-    window: object = None
+    window: object = None                 # window_sums.WindowPlan
     mean_entries: int | None = None
-    mirror_sched: object = None
-    hints: object = None
-    on: tuple = field(default_factory=tuple)
-    shared: object = None
+    mirror_sched: Callable | None = None  # a target's own: the printer calls it on the mirror's lines
+    hints: object = None                  # a target's own hints object (the PIC32's O1Hints), opaque here
+    on: tuple[str, ...] = field(default_factory=tuple)
+    shared: GenModel | None = None
 
     def ran(self, name: str) -> bool:
         return name in self.on
