@@ -55,6 +55,7 @@ def test_build_makes_an_elf_and_a_uf2_of_the_rp2350s_family(pico_sdk, spec, caps
     assert main(["build", str(spec), "--target", "rp2350"]) == 0
     out = capsys.readouterr().out
     assert "RP2350 image" in out and "PICO_BOARD=pico2" in out and "boids_rp2350.uf2" in out, out
+    assert "boids_rp2350.elf" in out and "boids_rp2040" not in out, out
     rp = spec.parent / "build" / "scouts_vga" / "rp2350"
     data = (rp / "boids_rp2350.uf2").read_bytes()
     families = {struct.unpack_from("<I", data, off + 28)[0] for off in range(0, len(data), 512)}
@@ -65,7 +66,8 @@ def test_build_makes_an_elf_and_a_uf2_of_the_rp2350s_family(pico_sdk, spec, caps
     image = b"".join(blocks[a] for a in addresses)
     assert image.rstrip(b"\0") == (rp / "cmake" / "boids_rp2040.bin").read_bytes().rstrip(b"\0")
     assert 0 <= image.find(struct.pack("<I", IMAGE_DEF_START)) < 4096  # the boot ROM accepts it
-    attrs = subprocess.run(["arm-none-eabi-readelf", "-A", str(rp / "cmake" / "boids_rp2040.elf")],
+    assert (rp / "boids_rp2350.elf").read_bytes() == (rp / "cmake" / "boids_rp2040.elf").read_bytes()
+    attrs = subprocess.run(["arm-none-eabi-readelf", "-A", str(rp / "boids_rp2350.elf")],
                            capture_output=True, text=True, timeout=RUN).stdout
     assert "v8-M.mainline" in attrs, attrs  # the Cortex-M33's architecture, not the RP2040's v6-M
 

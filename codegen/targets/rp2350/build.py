@@ -4,6 +4,7 @@ build/<name>/rp2350/project/, and its UF2 in the RP2350's Arm family. The VGA's 
 derived from clk_sys (150 MHz here; firmware_runtime/rp2040/vga.c)."""
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -29,7 +30,9 @@ def report(spec_path, m, outdir: Path, bdir: Path, run_demo: bool = True) -> Rp2
     runs the RP2350's peripherals: `boidsgen parity --target rp2350` checks its flock code on QEMU)."""
     t0 = time.perf_counter()
     b = build_rp2350(spec_path, m, outdir, bdir)
-    print(f"RP2350 image: {b.elf} and {b.uf2} (pico-sdk, PICO_BOARD=pico2, built in "
+    elf = b.uf2.with_suffix(".elf")  # beside its UF2 under the board's name (the project's target keeps the RP2040's)
+    shutil.copyfile(b.elf, elf)
+    print(f"RP2350 image: {elf} and {b.uf2} (pico-sdk, PICO_BOARD=pico2, built in "
           f"{time.perf_counter() - t0:.1f} s): flash {b.flash} of {RP2350.flash_bytes} B, RAM {b.ram} of "
           f"{RP2350.ram_bytes} B at {m.spec.flock.capacity} boids (UF2 family {UF2_FAMILY:#010x})")
     print(f"RP2350: hold BOOTSEL while plugging the Pico 2 in, then copy {b.uf2.name} to the RP2350 drive "
