@@ -23,8 +23,6 @@ from codegen.targets.host.make_run import BuildError
 M33_FLAGS = ("-mcpu=cortex-m33", "-mthumb", "-march=armv8-m.main+fp+dsp", "-mfloat-abi=softfp", "-mcmse",
              "-O3", "-std=gnu11", "-ffunction-sections", "-fdata-sections")
 STRICT = ("-Wall", "-Wextra", "-Wpedantic", "-Werror")
-CORE_SOURCES = ("fxdecimal.c", "serial_cmd.c", "cmd_reply.c", "cmd_core.c", "adaptive_spawn.c", "course.c",
-                "state_io.c", "watch.c", "draw.c", "font5x7.c", "fb4.c")
 OWN_SOURCES = ("trace_main.c", "platform_semihost.c", "an505_start.c")  # firmware_runtime/rp2350/
 PROGRAM = "boids_rp2350_m33.elf"
 COMPILE_TIMEOUT = 300  # seconds: one gcc run over some twenty files
@@ -47,9 +45,9 @@ def tools() -> tuple[str, str]:
 def parity_image(spec_path, m, out: Path, bdir: Path) -> Path:
     """Its record's `image`: the program, built in bdir/rp2350/m33/ from the generated firmware in out."""
     from codegen.spec import runtime_files
-    from codegen.spec.safe_paths import prepare_folder
     from codegen.spec.project import project_root
-    from codegen.targets.rp2040.project import vga_view
+    from codegen.spec.safe_paths import prepare_folder
+    from codegen.targets.rp2040.project import GENERATED_SOURCES, RUNTIME_SOURCES, vga_view
     from codegen.targets.rp2350.build import check_build
 
     gcc, _ = tools()
@@ -60,9 +58,8 @@ def parity_image(spec_path, m, out: Path, bdir: Path) -> Path:
     view = vga_view(m)  # drawn as the RP2040 and RP2350 images draw: into the VGA's framebuffer
     defines = dict(BOIDS_DRAW_FB4=1, BOIDS_PANEL_WIDTH=view.width, BOIDS_PANEL_HEIGHT=view.height,
                    BOIDS_VIEW_MUL=view.mul, BOIDS_VIEW_SHIFT=view.shift)
-    from codegen.targets.rp2040.project import GENERATED_SOURCES
-
-    sources = ([fw / f for f in GENERATED_SOURCES] + [runtime / "core" / f for f in CORE_SOURCES]
+    # the RP2040 image's generated and portable sources (the same list), then this program's own
+    sources = ([fw / f for f in GENERATED_SOURCES] + [runtime / f for f in RUNTIME_SOURCES if f.startswith("core/")]
                + [runtime / "rp2350" / f for f in OWN_SOURCES])
     elf = folder / PROGRAM
     cmd = [gcc, *M33_FLAGS, *STRICT, *(f"-D{k}={v}" for k, v in defines.items()),
