@@ -79,6 +79,26 @@ def require_tool(name: str) -> str:
     return path
 
 
+def missing(msg: str):
+    """A needed thing that is not there: a skip on a developer machine, a failure under CI=true."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+@pytest.fixture(scope="session")
+def pico_sdk():
+    """PICO_SDK_PATH (set to ../shared/pico-sdk when unset and that exists) and what builds with it
+    (the RP2040's and the RP2350's images)."""
+    shared = ROOT.parent / "shared" / "pico-sdk"
+    if not os.environ.get("PICO_SDK_PATH") and (shared / "pico_sdk_init.cmake").is_file():
+        os.environ["PICO_SDK_PATH"] = str(shared)
+    if not os.environ.get("PICO_SDK_PATH"):
+        missing("PICO_SDK_PATH is not set and ../shared/pico-sdk is not there")
+    for prog in ("arm-none-eabi-gcc", "cmake", "ninja"):
+        require_tool(prog)
+
+
 def compile_c(sources: list[Path], out: Path, defines: dict | None = None, includes: list[Path] = (),
               extra: list[str] = ()) -> Path:
     cc = require_tool("gcc")

@@ -9,7 +9,6 @@ as in CI), arm-none-eabi-gcc, cmake, ninja, node and `npm ci`'s rp2040js:
 skipped where missing on a developer machine, failed under CI=true."""
 from __future__ import annotations
 
-import os
 import struct
 import subprocess
 from pathlib import Path
@@ -18,32 +17,20 @@ import pytest
 
 from codegen.commands.cli import main
 from codegen.targets.rp2040.uf2 import RP2040_FAMILY, parse_uf2, uf2_from_bin
-from tests.conftest import ROOT, RUNTIME, compile_c, require_tool
+from tests.conftest import ROOT, RUNTIME, compile_c, missing, require_tool
 from tests.deadline import RUN
 
 pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: the RP2040 in rp2040js, pico-sdk builds
 
 SCOUTS = ROOT / "spec" / "scouts_vga.yaml"
-SHARED_SDK = ROOT.parent / "shared" / "pico-sdk"
-
-
-def _missing(msg: str):
-    if os.environ.get("CI") == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
 
 
 @pytest.fixture(scope="session")
-def rp2040_tools():
-    """PICO_SDK_PATH (set to ../shared/pico-sdk when unset and that exists) and the programs."""
-    if not os.environ.get("PICO_SDK_PATH") and (SHARED_SDK / "pico_sdk_init.cmake").is_file():
-        os.environ["PICO_SDK_PATH"] = str(SHARED_SDK)
-    if not os.environ.get("PICO_SDK_PATH"):
-        _missing("PICO_SDK_PATH is not set and ../shared/pico-sdk is not there")
-    for prog in ("arm-none-eabi-gcc", "cmake", "ninja", "node"):
-        require_tool(prog)
+def rp2040_tools(pico_sdk):
+    """The pico-sdk's tools, and node with the pinned rp2040js (the emulator)."""
+    require_tool("node")
     if not (ROOT / "node_modules" / "rp2040js").is_dir():
-        _missing("rp2040js is not installed: `npm ci` (tools/setup.sh)")
+        missing("rp2040js is not installed: `npm ci` (tools/setup.sh)")
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ on QEMU's Cortex-M33 in both update orders (codegen/targets/rp2350/qemu.py says 
 and what it does not). Each test works on its own copy of scouts_vga.yaml."""
 from __future__ import annotations
 
-import os
 import shutil
 import struct
 import subprocess
@@ -17,7 +16,6 @@ from codegen.commands.cli import main
 from codegen.targets.rp2040.uf2 import parse_uf2
 from tests.conftest import ROOT, require_tool
 from tests.deadline import RUN
-from tests.test_rp2040 import SHARED_SDK, _missing
 
 pytestmark = pytest.mark.slow  # the quick tier (-m "not slow") leaves it out: a pico-sdk build, QEMU runs
 
@@ -31,17 +29,6 @@ def spec(tmp_path: Path) -> Path:
     copy = tmp_path / "scouts_vga.yaml"
     shutil.copy(SCOUTS, copy)
     return copy
-
-
-@pytest.fixture(scope="module")
-def pico_sdk():
-    """PICO_SDK_PATH (../shared/pico-sdk when unset and there) and what builds with it; no emulator."""
-    if not os.environ.get("PICO_SDK_PATH") and (SHARED_SDK / "pico_sdk_init.cmake").is_file():
-        os.environ["PICO_SDK_PATH"] = str(SHARED_SDK)
-    if not os.environ.get("PICO_SDK_PATH"):
-        _missing("PICO_SDK_PATH is not set and ../shared/pico-sdk is not there")
-    for prog in ("arm-none-eabi-gcc", "cmake", "ninja"):
-        require_tool(prog)
 
 
 @pytest.fixture(scope="module")
